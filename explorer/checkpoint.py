@@ -1,0 +1,99 @@
+"""Saving and loading models as safetensors (never pickles).
+
+A checkpoint is ``NAME.safetensors`` whose header metadata holds the model
+config as JSON, plus an optional ``NAME.json`` card written by the trainer.
+Loading checks what it reads: every expected tensor present with the right
+shape, nothing extra, all values finite. Anything wrong raises
+:class:`CheckpointError` with a sentence a person can act on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from explorer.config import ModelConfig
+from explorer.model import Transformer
+
+CONFIG_KEY = "explorer_config"
+
+
+class CheckpointError(Exception):
+    """A checkpoint that is missing, altered, or does not match its config."""
+
+
+def sha256_file(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _own_tensors(model: Transformer) -> dict[str, torch.Tensor]:
+    """State dict without the tied unembedding (safetensors refuses shared storage)."""
+    state = model.state_dict()
+    if model.config.tie_embeddings:
+        state.pop("W_U.weight")
+    return state
+
+
+def save_model(model: Transformer, path: str | Path, dtype: torch.dtype = torch.float32,
+               extra_metadata: dict[str, str] | None = None) -> Path:
+    """Write atomically (temp file, then rename) so no half-written checkpoint exists."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tensors = {k: v.detach().to("cpu", dtype).contiguous() for k, v in _own_tensors(model).items()}
+    metadata = {CONFIG_KEY: model.config.to_json(), **(extra_metadata or {})}
+    tmp = path.with_name(path.name + ".tmp")
+    save_file(tensors, str(tmp), metadata=metadata)
+    tmp.replace(path)
+    return path
+
+
+def read_config(path: str | Path) -> ModelConfig:
+    from safetensors import safe_open
+
+    with safe_open(str(path), framework="pt") as f:
+        meta = f.metadata() or {}
+    if CONFIG_KEY not in meta:
+        raise CheckpointError(f"{Path(path).name}: no model config in its metadata")
+    return ModelConfig.from_json(meta[CONFIG_KEY])
+
+
+def load_model(path: str | Path, device: str | torch.device = "cpu",
+               expected_sha256: str | None = None) -> Transformer:
+    """Build the model from the config inside the file and load its weights (float32)."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path.name}: file not found")
+    if expected_sha256 is not None and sha256_file(path) != expected_sha256:
+        raise CheckpointError(f"{path.name}: sha256 differs from the manifest (altered file?)")
+    try:
+        config = read_config(path)
+        tensors = load_file(str(path))
+    except (SafetensorError, OSError, ValueError, json.JSONDecodeError) as exc:
+        raise CheckpointError(
+            f"{path.name}: not a readable safetensors checkpoint ({exc})") from exc
+
+    model = Transformer(config)
+    expected = _own_tensors(model)
+    missing = sorted(set(expected) - set(tensors))
+    extra = sorted(set(tensors) - set(expected))
+    if missing or extra:
+        raise CheckpointError(
+            f"{path.name}: tensors missing {missing[:3]} / unexpected {extra[:3]}")
+    for name, ref in expected.items():
+        got = tensors[name]
+        if tuple(got.shape) != tuple(ref.shape):
+            raise CheckpointError(f"{path.name}: {name} has shape {tuple(got.shape)}, "
+                                  f"config says {tuple(ref.shape)}")
+        if not torch.isfinite(got).all():
+            raise CheckpointError(f"{path.name}: {name} holds NaN or infinite values")
+    model.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=False)
+    return model.to(device).eval()

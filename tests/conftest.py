@@ -1,0 +1,33 @@
+"""Shared tiny, seeded fixtures: models small enough that every test runs in milliseconds."""
+
+import pytest
+import torch
+
+from explorer.config import POSITIONAL_ENCODINGS, ModelConfig
+from explorer.model import Transformer
+
+
+def tiny_config(**overrides) -> ModelConfig:
+    base = dict(vocab_size=61, d_model=32, n_layers=2, n_heads=4, d_ff=64, n_ctx=24)
+    base.update(overrides)
+    return ModelConfig(**base)
+
+
+def tiny_model(seed: int = 0, **overrides) -> Transformer:
+    torch.manual_seed(seed)
+    return Transformer(tiny_config(**overrides)).eval()
+
+
+@pytest.fixture
+def model() -> Transformer:
+    return tiny_model()
+
+
+@pytest.fixture(params=POSITIONAL_ENCODINGS)
+def any_pe_model(request) -> Transformer:
+    return tiny_model(pos_encoding=request.param)
+
+
+@pytest.fixture
+def tokens() -> torch.Tensor:
+    return torch.randint(0, 61, (1, 11), generator=torch.Generator().manual_seed(1))
