@@ -1,0 +1,105 @@
+"""The trainer on generated text: loss falls, cards are complete, resume continues exactly."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.checkpoint import load_model, sha256_file
+from explorer.config import ModelConfig
+from explorer.data import Dataset, DatasetMeta
+from explorer.probes import generate_probes
+from explorer.tokenizer import Tokenizer
+from explorer.train import TrainSettings, lr_at, snapshot_steps, train
+
+
+@pytest.fixture(scope="module")
+def tiny_setup(tmp_path_factory):
+    """A tokenizer and token streams made from probe text only (seconds, not minutes)."""
+    root = tmp_path_factory.mktemp("train")
+    texts = generate_probes(400, seed=0)
+    tok = Tokenizer.train(texts)
+    tok_path = root / "tokenizer.json"
+    tok.save(tok_path)
+    ids = [t for text in texts for t in tok.encode(text) + [tok.eot_id]]
+    stream = np.array(ids, dtype=np.uint16)
+    cut = int(len(stream) * 0.9)
+    meta = DatasetMeta(corpus_sha256="generated", tokenizer_sha256="", seed=0, val_share=0.1,
+                       probe_share_target=1.0, probe_share=1.0, n_stories=0, n_train_stories=0,
+                       n_val_stories=0, n_train_probes=360, n_val_probes=40)
+    data = Dataset(stream[:cut], stream[cut:], stream[cut:], meta)
+    return root, tok, tok_path, data
+
+
+def small(tok, **kw) -> ModelConfig:
+    return ModelConfig(vocab_size=tok.vocab_size, d_model=32, n_layers=2, n_heads=2, d_ff=64,
+                       n_ctx=32, **kw)
+
+
+SETTINGS = dict(tokens=60 * 8 * 32, batch_size=8, lr=3e-3, warmup_steps=5, eval_every=20,
+                eval_batches=4)
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_training_lowers_loss_and_writes_a_card(tiny_setup, causal):
+    root, tok, tok_path, data = tiny_setup
+    out = root / f"out-{causal}"
+    card = train("t", small(tok, causal=causal), TrainSettings(**SETTINGS, snapshots=2),
+                 corpus=None, out=out, tokenizer_path=tok_path, quiet=True, dataset=data,
+                 command="test")
+    first, last = card["history"][0]["val_loss"], card["val_loss"]
+    assert last < first - 0.3, (first, last)
+    assert card["val_loss"] < np.log(tok.vocab_size)  # better than uniform guessing
+    saved = json.loads((out / "t.json").read_text())
+    for key in ("config", "training", "tokens_seen", "train_loss", "val_loss", "wall_time_s",
+                "corpus_sha256", "command", "tokenizer_sha256"):
+        assert key in saved
+    assert saved["weights_sha256"] == sha256_file(out / "t.safetensors")
+    model = load_model(out / "t.safetensors")
+    assert model.config.causal is causal
+    assert len(list((out / "snapshots" / "t").glob("*.safetensors"))) == 2
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_resume_continues_where_it_stopped(tiny_setup, monkeypatch):
+    root, tok, tok_path, data = tiny_setup
+    import explorer.train as tr
+
+    monkeypatch.setattr(tr, "ROOT", root)  # resume state goes under root/runs/
+    config = small(tok)
+    full = train("full", config, TrainSettings(**SETTINGS), None, root / "a", tok_path,
+                 quiet=True, dataset=data)
+    # Run 40 steps, stop, then resume to 60: the result must equal the uninterrupted run.
+    part = TrainSettings(**{**SETTINGS, "tokens": 40 * 8 * 32})
+    lrs_full = [lr_at(s, 60, TrainSettings(**SETTINGS)) for s in range(60)]
+    assert lrs_full[39] != lr_at(39, 40, part)  # (the schedule depends on the total)
+    resume_path = root / "runs" / "resumed" / "resume.safetensors"
+    calls = {"n": 0}
+    real_save = tr.save_resume
+
+    def stop_after_save(path, *args, **kw):
+        real_save(path, *args, **kw)
+        calls["n"] += 1
+        if calls["n"] == 2:  # saved at step 40
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(tr, "save_resume", stop_after_save)
+    with pytest.raises(KeyboardInterrupt):
+        train("resumed", config, TrainSettings(**SETTINGS), None, root / "b", tok_path,
+              quiet=True, dataset=data)
+    assert resume_path.exists()
+    monkeypatch.setattr(tr, "save_resume", real_save)
+    resumed = train("resumed", config, TrainSettings(**SETTINGS), None, root / "b", tok_path,
+                    resume=True, quiet=True, dataset=data)
+    assert not resume_path.exists()
+    a = load_model(root / "a" / "full.safetensors")
+    b = load_model(root / "b" / "resumed.safetensors")
+    for (name, pa), (_, pb) in zip(a.state_dict().items(), b.state_dict().items(), strict=True):
+        torch.testing.assert_close(pa, pb, atol=1e-3, rtol=0, msg=name)
+    assert resumed["val_loss"] == pytest.approx(full["val_loss"], abs=1e-3)
+
+
+def test_snapshot_steps_are_increasing_and_end_at_total():
+    steps = snapshot_steps(1000, 6)
+    assert steps == sorted(set(steps)) and steps[-1] == 1000 and steps[0] < 50
