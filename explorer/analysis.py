@@ -68,6 +68,7 @@ class Analysis:
     patterns: np.ndarray  # [layer, head, query_pos, key_pos] float32
     scores: np.ndarray | None  # [head, q, k] raw q.k of the selected layer
     scaled: np.ndarray | None  # [head, q, k] after scaling (+ ALiBi) of the selected layer
+    blocked: np.ndarray | None  # [head, q, k] bool, True where the mask set the score to -inf
     predictions: list[tuple[str, float]]
     predict_at: int | None  # the position whose output is predicted
     stats: HeadStats | None
@@ -110,10 +111,11 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
     notices = list(prep.notices)
     if not prep.ids:
         return Analysis([], [], np.zeros((config.n_layers, config.n_heads, 0, 0), np.float32),
-                        None, None, [], None, None, resolved.interventions, tuple(notices))
+                        None, None, None, [], None, None, resolved.interventions,
+                        tuple(notices))
     layer = min(max(int(layer), 0), config.n_layers - 1)
     names = ["*hook_pattern", f"blocks.{layer}.attn.hook_scores",
-             f"blocks.{layer}.attn.hook_scaled"]
+             f"blocks.{layer}.attn.hook_scaled", f"blocks.{layer}.attn.hook_masked"]
     tokens = torch.tensor([prep.ids])
     logits, cache = run_with_cache(model, tokens, settings, names=names)
     patterns = cache.stack("attn.hook_pattern")[:, 0].numpy()  # [layer, head, q, k]
@@ -125,6 +127,7 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
         tokens=prep.pieces, ids=prep.ids, patterns=patterns,
         scores=cache[f"blocks.{layer}.attn.hook_scores"][0].numpy(),
         scaled=cache[f"blocks.{layer}.attn.hook_scaled"][0].numpy(),
+        blocked=torch.isneginf(cache[f"blocks.{layer}.attn.hook_masked"][0]).numpy(),
         predictions=predictions, predict_at=at, stats=head_stats(patterns),
         interventions=resolved.interventions, notices=tuple(notices),
     )

@@ -1,0 +1,163 @@
+"""What the explorer page shows for one request: control values in, figures and text out.
+
+The UI (``app.py``) only declares components and wires their events to
+:func:`explore`; this module turns the control values into a checkpoint choice
+and :class:`~explorer.settings.AttentionSettings`, runs
+:func:`~explorer.analysis.analyse` and builds the figures. No gradio here, and
+no user text ever goes into Markdown: tokens reach the student only through
+Plotly labels, escaped by :mod:`explorer.labels`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from explorer import figures
+from explorer.analysis import Analysis, analyse
+from explorer.settings import AttentionSettings
+from explorer.stats import EXPLANATIONS, HeadStats, classify
+from explorer.tokenizer import Tokenizer
+from explorer.zoo import Zoo, checkpoint_name
+
+# Control choices as the UI shows them -> values the engine understands.
+OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}
+HEADS = (1, 2, 4, 8)
+POSITIONAL = ("none", "sinusoidal", "learned", "rotary", "alibi")
+MASK_CHOICES = {"as trained": None, "on": True, "off": False}
+SCALE_CHOICES = {"1/√d_head": "d_head", "1/√d_model": "d_model", "none": "none"}
+TEMPERATURE_RANGE = (0.1, 5.0)
+EMPTY_STATE = ("✏️ Type a sentence above (or pick an example) to see what every attention "
+               "head does with it.")
+
+
+@dataclass
+class Controls:
+    objective: str = "next word (causal)"
+    heads: int = 4
+    pos: str = "rotary"
+    mask: str = "as trained"
+    scaling: str = "1/√d_head"
+    temperature: float = 1.0
+    layer: int = 0
+    head: int = 0
+    theme: str = "light"
+
+    def checkpoint(self) -> str:
+        return checkpoint_name(OBJECTIVES[self.objective], int(self.heads), self.pos)
+
+    def settings(self) -> AttentionSettings:
+        low, high = TEMPERATURE_RANGE
+        return AttentionSettings(causal=MASK_CHOICES[self.mask],
+                                 scale=SCALE_CHOICES[self.scaling],
+                                 temperature=float(np.clip(float(self.temperature), low, high)))
+
+
+class BadControl(ValueError):
+    """A control value the UI never offers (a hand-made request): refused with a message."""
+
+
+def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, head,
+                   theme) -> Controls:
+    try:
+        controls = Controls(str(objective), int(heads), str(pos), str(mask), str(scaling),
+                            float(temperature), int(layer), int(head),
+                            "dark" if theme == "dark" else "light")
+    except (TypeError, ValueError) as exc:
+        raise BadControl(f"A control value could not be read ({exc}).") from None
+    if (controls.objective not in OBJECTIVES or controls.heads not in HEADS
+            or controls.pos not in POSITIONAL or controls.mask not in MASK_CHOICES
+            or controls.scaling not in SCALE_CHOICES
+            or not np.isfinite(controls.temperature)):
+        raise BadControl("That combination of controls is not offered.")
+    return controls
+
+
+@dataclass
+class ExploreResult:
+    grid: go.Figure | None
+    head: go.Figure | None
+    lines: go.Figure | None
+    predictions: go.Figure | None
+    status: str  # Markdown, no user text
+    head_table: str  # Markdown, no user text
+
+
+def head_table(stats: HeadStats, layer: int, selected: int,
+               baseline: HeadStats | None = None) -> str:
+    """Per-head numbers of one layer as a Markdown table, then what the selected head's
+    type usually means."""
+    lines = ["| head | looks like | entropy (bits) | max weight | on previous | on first |",
+             "|---:|---|---:|---:|---:|---:|"]
+    for h in range(stats.entropy.shape[1]):
+        entropy = f"{stats.entropy[layer, h]:.2f}"
+        if baseline is not None:
+            entropy = f"{baseline.entropy[layer, h]:.2f} → {entropy}"
+        mark = " ◀" if h == selected else ""
+        lines.append(f"| H{h}{mark} | {classify(stats, layer, h)} | {entropy} | "
+                     f"{stats.max_weight[layer, h]:.2f} | {stats.prev_share[layer, h]:.2f} | "
+                     f"{stats.first_share[layer, h]:.2f} |")
+    kind = classify(stats, layer, selected)
+    lines += ["", f"**L{layer} H{selected} — {kind}.** {EXPLANATIONS[kind]}"]
+    return "\n".join(lines)
+
+
+def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
+    parts = []
+    card = zoo.cards.get(name, {})
+    if zoo.untrained:
+        parts.append("⚠️ **No trained checkpoint is installed: this is a random, untrained "
+                     "model.** Train one with `python -m explorer.zoo_build`.")
+    else:
+        loss = card.get("val_loss")
+        parts.append(f"Model **{name}**" + (f" (validation loss {loss:.2f})" if loss else ""))
+    parts.append(f"{len(result.tokens)} tokens")
+    text = " · ".join(parts)
+    if result.interventions:
+        text += ("\n\n🧪 **Experiment on the trained model:** " + "; ".join(result.interventions)
+                 + ". The model was not trained this way.")
+        if result.baseline_stats is not None and result.stats is not None:
+            before = float(result.baseline_stats.entropy.mean())
+            after = float(result.stats.entropy.mean())
+            text += f" Mean attention entropy {before:.2f} → {after:.2f} bits."
+        if result.baseline_predictions and result.predictions:
+            b_tok, b_p = result.baseline_predictions[0]
+            a_tok, a_p = result.predictions[0]
+            text += (f" Top guess probability {b_p:.0%} → {a_p:.0%}"
+                     + (" (a different token)." if a_tok != b_tok else " (same token)."))
+    for notice in result.notices:
+        text += f"\n\n⚠️ {notice}"
+    return text
+
+
+def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreResult:
+    """The whole live update: analysis plus every figure the explorer shows."""
+    name = controls.checkpoint()
+    model = zoo.get(name)
+    if model is None:
+        return ExploreResult(None, None, None, None, "⚠️ " + zoo.why_missing(name), "")
+    config = model.config
+    layer = min(max(controls.layer, 0), config.n_layers - 1)
+    head = min(max(controls.head, 0), config.n_heads - 1)
+    if not (text or "").strip():
+        return ExploreResult(None, None, None, None, EMPTY_STATE, "")
+    result = analyse(model, tok, text, controls.settings(), layer=layer)
+    theme = controls.theme
+    tokens = result.tokens
+    grid = figures.attention_grid(result.patterns, tokens, theme=theme, selected=(layer, head))
+    big = figures.head_heatmap(result.patterns[layer, head], tokens, scores=result.scores[head],
+                               scaled=result.scaled[head], mask=result.blocked[head],
+                               theme=theme,
+                               title=f"Layer {layer}, head {head}")
+    lines = figures.head_view(result.patterns[layer], tokens, theme=theme,
+                              title=f"Layer {layer}: who looks at whom")
+    where = "next word" if config.causal else "the [mask]"
+    preds = None
+    if result.predictions:
+        preds = figures.predictions_bar(result.predictions, theme=theme,
+                                        title=f"Model's guesses for {where}",
+                                        compare=result.baseline_predictions)
+    return ExploreResult(grid, big, lines, preds, status_text(result, name, zoo),
+                         head_table(result.stats, layer, head, result.baseline_stats))

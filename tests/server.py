@@ -1,0 +1,53 @@
+"""A real app server for API and browser tests: started once per test session, in process."""
+
+import os
+import shutil
+import socket
+
+import pytest
+import torch
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    import app
+
+    torch.set_num_threads(1)
+    tok, zoo = app.load_resources()
+    demo = app.build_app(tok, zoo)
+    demo.queue(default_concurrency_limit=4, max_size=64)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                quiet=True, css_paths=[app.ROOT / "static" / "style.css"], max_file_size="1kb",
+                show_error=False)
+    yield f"http://127.0.0.1:{port}/"
+    demo.close()
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed; .ci/run installs it with apt-get")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    path = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
