@@ -1,0 +1,112 @@
+"""The committed checkpoint folder: every checkpoint loads against the manifest, matches its
+card, is finite, small and runs on tokenizer output; nothing but safetensors, JSON and
+Markdown lives there.
+
+"Committed" means listed by ``git ls-files checkpoints`` (files a training run is still
+writing are not checked yet); outside a git checkout every file on disk counts.
+"""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+
+from explorer.checkpoint import load_model, sha256_file
+from explorer.config import ModelConfig
+from explorer.tokenizer import Tokenizer
+from explorer.zoo import CHECKPOINT_DIR, NAME_RE
+
+ROOT = CHECKPOINT_DIR.parent
+ALLOWED_SUFFIXES = {".safetensors", ".json", ".md"}
+MAX_FILE_BYTES = 10 * 1_000_000
+MAX_TOTAL_BYTES = 100 * 1_000_000
+SENTENCE = "Once upon a time, a little dog found a red ball in the park."
+
+
+def committed_files() -> list[Path]:
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--", "checkpoints"], cwd=ROOT,
+                             capture_output=True, check=True).stdout.decode()
+        return sorted(ROOT / name for name in out.split("\0") if name)
+    except (OSError, subprocess.CalledProcessError):
+        return sorted(p for p in CHECKPOINT_DIR.rglob("*") if p.is_file())
+
+
+COMMITTED = committed_files()
+CHECKPOINTS = [p for p in COMMITTED if p.suffix == ".safetensors" and p.parent == CHECKPOINT_DIR]
+SNAPSHOTS = [p for p in COMMITTED if p.suffix == ".safetensors" and p.parent != CHECKPOINT_DIR]
+
+
+def manifest() -> dict[str, str]:
+    path = CHECKPOINT_DIR / "manifest.json"
+    return json.loads(path.read_text())["files"] if path.exists() else {}
+
+
+@pytest.fixture(scope="module")
+def tok() -> Tokenizer:
+    return Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
+
+
+def test_tokenizer_is_committed_and_in_the_manifest(tok):
+    path = CHECKPOINT_DIR / "tokenizer.json"
+    assert path in COMMITTED
+    assert tok.vocab_size == 4096
+    assert tok.fingerprint() == sha256_file(path)
+    files = manifest()
+    if CHECKPOINTS or files:
+        # the app checks every checkpoint against the manifest, so with any checkpoint there
+        # must be one, and it lists the tokenizer
+        assert files.get("tokenizer.json") == sha256_file(path)
+
+
+def test_manifest_entries_exist_and_match():
+    for rel, digest in manifest().items():
+        path = CHECKPOINT_DIR / rel
+        assert path.is_file(), f"manifest lists {rel}, which is not there"
+        assert sha256_file(path) == digest, f"{rel} differs from its manifest hash"
+
+
+@pytest.mark.parametrize("path", CHECKPOINTS, ids=lambda p: p.stem)
+def test_checkpoint_loads_matches_card_and_runs(path, tok):
+    assert NAME_RE.match(path.stem), f"{path.name} is not a zoo name"
+    expected = manifest().get(path.name)
+    assert expected, f"{path.name} is not in manifest.json"
+    model = load_model(path, expected_sha256=expected)
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert ModelConfig.from_dict(card["config"]) == model.config
+    assert card["weights_sha256"] == sha256_file(path)
+    objective, heads, pos = NAME_RE.match(path.stem).groups()
+    assert (model.config.causal, model.config.n_heads, model.config.pos_encoding) == (
+        objective == "causal", int(heads), pos)
+    assert all(torch.isfinite(t).all() for t in model.state_dict().values())
+    ids = tok.encode(SENTENCE)
+    with torch.inference_mode():
+        logits = model(torch.tensor([ids]))
+    assert logits.shape == (1, len(ids), tok.vocab_size)
+    assert torch.isfinite(logits).all()
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_snapshot_loads_and_matches_its_model(path):
+    rel = path.relative_to(CHECKPOINT_DIR).as_posix()
+    expected = manifest().get(rel)
+    assert expected, f"{rel} is not in manifest.json"
+    model = load_model(path, expected_sha256=expected)
+    card_path = CHECKPOINT_DIR / f"{path.parent.name}.json"
+    assert card_path.exists(), f"snapshot of {path.parent.name}, which has no card"
+    card = json.loads(card_path.read_text())
+    assert ModelConfig.from_dict(card["config"]) == model.config
+    assert path.name in {s["file"] for s in card.get("snapshots", [])}
+
+
+def test_only_small_safetensors_json_and_markdown():
+    # on disk too (a stray pickle there is one `git add` from being committed); *.tmp are
+    # the trainer's in-progress atomic writes and are git-ignored
+    on_disk = [p for p in CHECKPOINT_DIR.rglob("*") if p.is_file() and p.suffix != ".tmp"]
+    for path in sorted(set(COMMITTED) | set(on_disk)):
+        assert path.suffix in ALLOWED_SUFFIXES, f"{path.name}: only safetensors/JSON/Markdown"
+    for path in on_disk:
+        assert path.stat().st_size < MAX_FILE_BYTES, f"{path.name} is over 10 MB"
+    assert sum(p.stat().st_size for p in on_disk) < MAX_TOTAL_BYTES

@@ -1,0 +1,121 @@
+"""The zoo plan, the trainer arguments it uses, and the generated manifest and README
+(end to end on a tiny untrained model: evaluate -> eval JSON -> index)."""
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+import torch
+
+from explorer import evaluate as ev
+from explorer import zoo_build, zoo_index
+from explorer.checkpoint import save_model, sha256_file
+from explorer.train import DEFAULT_CORPUS, TrainSettings, parse_args
+from explorer.zoo import CHECKPOINT_DIR, NAME_RE
+from tests.conftest import tiny_model
+
+
+def test_plan_covers_the_zoo_in_priority_order():
+    names = zoo_build.planned_names()
+    assert names[:2] == ["causal-h4-rotary", "bidir-h4-rotary"]
+    assert names[2:6] == [f"causal-h4-{p}" for p in ("none", "sinusoidal", "learned", "alibi")]
+    assert names[6:9] == ["causal-h1-rotary", "causal-h2-rotary", "causal-h8-rotary"]
+    expected = {f"causal-h{h}-{p}" for h in (1, 2, 4, 8)
+                for p in ("none", "sinusoidal", "learned", "rotary", "alibi")}
+    assert set(names) == expected | {"bidir-h4-rotary"}
+    assert len(names) == len(set(names)) == 21
+
+
+@pytest.mark.parametrize("name", ["causal-h4-rotary", "bidir-h4-rotary", "causal-h8-alibi"])
+def test_trainer_arguments_build_the_named_model(name):
+    argv = zoo_build.train_argv(name, zoo_build.tokens_arg("2e6"), threads=1, resume=False)
+    args = parse_args(argv)
+    objective, heads, pos = NAME_RE.match(name).groups()
+    assert (args.name, args.heads, args.pos, args.bidirectional) == (
+        name, int(heads), pos, objective == "bidir")
+    assert (args.d_model, args.layers, args.d_ff, args.ctx, args.seed) == (128, 4, 512, 128, 0)
+    assert args.tokens == 2_000_000 and args.threads == 1 and not args.resume
+    assert args.snapshots == (6 if name == "causal-h4-rotary" else 0)
+    assert parse_args(zoo_build.train_argv(name, "1000", 1, resume=True)).resume
+
+
+def test_tokens_argument():
+    assert zoo_build.tokens_arg("2e6") == "2000000"
+    with pytest.raises(Exception, match="whole number"):
+        zoo_build.tokens_arg("0.5")
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads Linux /proc")
+def test_a_running_trainer_is_detected():
+    name = "causal-h3-none"  # no such zoo model: nothing real can be training it
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)",
+                             "-m", "explorer.train", "--name", name])
+    try:
+        for _ in range(50):  # the command line appears once the process has started
+            if zoo_build.training_elsewhere(name):
+                break
+            time.sleep(0.05)
+        assert zoo_build.training_elsewhere(name) == proc.pid
+        assert zoo_build.status(name).startswith("busy")
+    finally:
+        proc.kill()
+        proc.wait()
+    assert zoo_build.training_elsewhere(name) is None
+
+
+def test_dry_run_prints_the_plan_and_trains_nothing(capsys):
+    assert zoo_build.main(["--dry-run", "--only", "causal-h2-learned", "causal-h1-none"]) == 0
+    out = capsys.readouterr().out
+    # plan order, not the order given; the command spells out the architecture
+    assert out.index("causal-h1-none") < out.index("causal-h2-learned")
+    assert "python -m explorer.train --name causal-h1-none --heads 1 --pos none" in out
+    assert not zoo_build.LOCK.exists()
+
+
+@pytest.mark.skipif(not DEFAULT_CORPUS.exists(), reason="needs the corpus in ../shared")
+def test_evaluate_then_index_on_a_tiny_model(tmp_path):
+    shutil.copy(CHECKPOINT_DIR / "tokenizer.json", tmp_path / "tokenizer.json")
+    model = tiny_model(seed=0, vocab_size=4096, n_ctx=64, n_heads=2)
+    name = "causal-h2-rotary"
+    weights = save_model(model, tmp_path / f"{name}.safetensors", dtype=torch.float16)
+    save_model(model, tmp_path / "snapshots" / name / "step_00001.safetensors")
+    settings = TrainSettings(eval_batches=2)
+    card = {"name": name, "objective": "next-token", "config": model.config.to_dict(),
+            "training": asdict(settings), "tokens_seen": 0, "val_loss": 8.3,
+            "corpus_sha256": sha256_file(DEFAULT_CORPUS),
+            "tokenizer_sha256": sha256_file(tmp_path / "tokenizer.json"),
+            "dataset": {"val_share": 0.02}, "weights_sha256": sha256_file(weights),
+            "command": f"python -m explorer.train --name {name}",
+            "snapshots": [{"file": "step_00001.safetensors", "step": 1, "tokens": 1024}]}
+    (tmp_path / f"{name}.json").write_text(json.dumps(card))
+    zoo_index.write_index(tmp_path)
+    assert "| `causal-h2-rotary` | next-token | 2 | rotary | 0 | 8.300 | not evaluated" in (
+        tmp_path / "README.md").read_text()
+
+    result = ev.evaluate_model(name, tmp_path)
+    assert result["loss"]["target_tokens"] == 2 * 16 * 64
+    assert result["previous_token"]["emerged"] is False  # untrained
+    assert result["pronoun"] is None and result["agreement"]["pairs"] == 200
+    assert [row["step"] for row in result["snapshots"]] == [1]
+    ev.write_eval(result, tmp_path / "eval")
+    first = [p.read_text() for p in zoo_index.write_index(tmp_path)]
+    second = [p.read_text() for p in zoo_index.write_index(tmp_path)]
+    assert first == second  # deterministic
+
+    files = json.loads(first[0])["files"]
+    assert list(files) == sorted(files)
+    assert files == {p: sha256_file(tmp_path / p) for p in (
+        f"{name}.safetensors", f"snapshots/{name}/step_00001.safetensors", "tokenizer.json")}
+    readme = first[1]
+    assert "not evaluated" not in readme
+    assert f"`{name}`: `python -m explorer.train --name {name}`" in readme
+    assert "Previous-token heads" in readme and "Emerged: none" in readme
+    assert "CDLA-Sharing-1.0" in readme and "Eldan" in readme
+    assert "Not trained yet: `causal-h4-rotary`" in readme
+    assert "**During training** (`causal-h2-rotary`, best head at each snapshot): 1,024 tokens" in (
+        readme)
