@@ -82,38 +82,43 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
 
     with gr.Blocks(title="Attention Explorer", fill_width=True) as demo:
         gr.Markdown(INTRO, elem_id="intro")
+        text = gr.Textbox(label="Your sentence", lines=2, max_length=MAX_CHARS,
+                          value=EXAMPLES[0], elem_id="sentence", info="Updates as you type.")
+        with gr.Accordion("Examples that show something", open=False, elem_id="examples"):
+            gr.Examples(EXAMPLES, inputs=text, label=None)
         with gr.Row(equal_height=False):
-            with gr.Column(scale=1, min_width=300, elem_id="controls"):
-                text = gr.Textbox(label="Your sentence", lines=3, max_length=MAX_CHARS,
-                                  value=EXAMPLES[0], elem_id="sentence",
-                                  info="Updates as you type.")
-                gr.Examples(EXAMPLES, inputs=text, label="Examples that show something")
-                objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)),
-                                     label="Model", info=HELP["objective"], elem_id="objective")
-                heads = gr.Radio(list(HEADS), value=4, label="Heads per layer",
-                                 info=HELP["heads"], elem_id="heads")
-                pos = gr.Radio(list(POSITIONAL), value="rotary", label="Positional encoding",
-                               info=HELP["pos"], elem_id="pos")
-                mask = gr.Radio(list(MASK_CHOICES), value="as trained", label="Causal mask",
-                                info=HELP["mask"], elem_id="mask")
-                scaling = gr.Radio(list(SCALE_CHOICES), value="1/√d_head", label="Scaling",
-                                   info=HELP["scaling"], elem_id="scaling")
-                temperature = gr.Slider(*TEMPERATURE_RANGE, value=1.0, step=0.05,
-                                        label="Temperature", info=HELP["temperature"],
-                                        elem_id="temperature")
-                with gr.Row():
-                    layer = gr.Slider(0, 3, value=0, step=1, label="Layer", elem_id="layer")
-                    head = gr.Slider(0, 7, value=0, step=1, label="Head", elem_id="head")
-                theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
-                                 elem_id="theme")
+            with gr.Column(scale=1, min_width=280, elem_id="controls"):
+                with gr.Accordion("Knobs", open=True):
+                    objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)),
+                                         label="Model", info=HELP["objective"],
+                                         elem_id="objective")
+                    heads = gr.Radio(list(HEADS), value=4, label="Heads per layer",
+                                     info=HELP["heads"], elem_id="heads")
+                    pos = gr.Radio(list(POSITIONAL), value="rotary",
+                                   label="Positional encoding", info=HELP["pos"], elem_id="pos")
+                    mask = gr.Radio(list(MASK_CHOICES), value="as trained", label="Causal mask",
+                                    info=HELP["mask"], elem_id="mask")
+                    scaling = gr.Radio(list(SCALE_CHOICES), value="1/√d_head", label="Scaling",
+                                       info=HELP["scaling"], elem_id="scaling")
+                    temperature = gr.Slider(*TEMPERATURE_RANGE, value=1.0, step=0.05,
+                                            label="Temperature", info=HELP["temperature"],
+                                            elem_id="temperature")
+                    with gr.Row():
+                        layer = gr.Slider(0, 3, value=0, step=1, label="Layer",
+                                          elem_id="layer")
+                        head = gr.Slider(0, 7, value=0, step=1, label="Head", elem_id="head")
+                    theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
+                                     elem_id="theme")
             with gr.Column(scale=3, min_width=320):
                 status = gr.Markdown(elem_id="status")
-                grid = gr.Plot(label="Every head (rows: layers, columns: heads)",
-                               elem_id="grid")
+                gr.Markdown("#### Every head — rows are layers, columns are heads; each row of "
+                            "a square is one token looking back at the tokens (columns)",
+                            elem_classes="caption")
+                grid = gr.Plot(show_label=False, elem_id="grid")
                 with gr.Row(equal_height=False):
-                    big = gr.Plot(label="Selected head", elem_id="head-large")
-                    preds = gr.Plot(label="The model's guesses", elem_id="predictions")
-                lines = gr.Plot(label="Head view", elem_id="head-view")
+                    big = gr.Plot(show_label=False, elem_id="head-large")
+                    preds = gr.Plot(show_label=False, elem_id="predictions")
+                lines = gr.Plot(show_label=False, elem_id="head-view")
                 table = gr.Markdown(elem_id="head-table")
 
         inputs = [text, objective, heads, pos, mask, scaling, temperature, layer, head, theme]
