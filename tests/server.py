@@ -24,11 +24,10 @@ def app_url():
     torch.set_num_threads(1)
     tok, zoo = app.load_resources()
     demo = app.build_app(tok, zoo)
-    demo.queue(default_concurrency_limit=4, max_size=64)
+    demo.queue(**app.QUEUE)
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, css_paths=[app.ROOT / "static" / "style.css"], max_file_size="1kb",
-                show_error=False)
+                quiet=True, **app.LAUNCH)
     yield f"http://127.0.0.1:{port}/"
     demo.close()
 

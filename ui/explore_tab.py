@@ -1,0 +1,50 @@
+"""The Explore tab: every head at once, one head large, the head view, the guesses."""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+
+from explorer.views import BadControl, explore, parse_controls
+from ui.controls import Panel
+
+log = logging.getLogger("attention_explorer")
+TAB = "explore"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    status = gr.Markdown(elem_id="status")
+    gr.Markdown("#### Every head — rows are layers, columns are heads; each row of a square "
+                "is one token looking back at the tokens (columns)", elem_classes="caption")
+    grid = gr.Plot(show_label=False, elem_id="grid")
+    with gr.Row(equal_height=False):
+        big = gr.Plot(show_label=False, elem_id="head-large")
+        preds = gr.Plot(show_label=False, elem_id="predictions")
+    lines = gr.Plot(show_label=False, elem_id="head-view")
+    table = gr.Markdown(elem_id="head-table")
+    outputs = [grid, big, lines, preds, status, table]
+
+    def update(text, *values):
+        *controls, active = values
+        if active != TAB:  # another tab is open: nothing of ours is on screen
+            return [gr.skip()] * len(outputs)
+        try:
+            r = explore(zoo, tok, text, parse_controls(*controls))
+        except BadControl as exc:
+            return None, None, None, None, f"⚠️ {exc}", ""
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("explore failed")
+            return None, None, None, None, FAILED, ""
+        return r.grid, r.head, r.lines, r.predictions, r.status, r.head_table
+
+    inputs = [*panel.inputs, panel.active_tab]
+    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
+                trigger_mode="always_last", api_name=False)
+    panel.text.input(**live)
+    for control in panel.inputs[1:]:
+        control.change(**live)
+    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live)
+    demo.load(**{**live, "api_name": "explore"})
