@@ -106,6 +106,15 @@ def test_markup_typed_in_the_sentence_stays_text(page):
     assert page.locator("#head-large .ytick text b").count() == 0
 
 
+def test_clicking_a_small_heatmap_opens_it_large(page):
+    # Panel L1 H2 of the 4 x 4 grid is the 7th subplot (1 * 4 + 2, counting from 0).
+    page.locator("#grid .nsewdrag").nth(6).click()
+    page.wait_for_function("() => document.querySelector('#head-large')"
+                           ".textContent.includes('Layer 1, head 2')", timeout=15000)
+    assert page.locator("#layer input[type=number]").input_value() == "1"
+    assert page.locator("#head input[type=number]").input_value() == "2"
+
+
 def test_phone_width_screenshot(browser, app_url):  # noqa: F811
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()

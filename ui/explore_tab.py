@@ -13,13 +13,35 @@ log = logging.getLogger("attention_explorer")
 TAB = "explore"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
+# Clicking a small heatmap opens it large: Plotly's click event names the panel ("L2 H3");
+# the hidden button then passes that (layer, head) to the sliders through its js function.
+# A MutationObserver re-attaches the listener whenever Gradio redraws the grid.
+LISTEN_FOR_CLICKS = """() => {
+  const attach = () => {
+    const gd = document.querySelector('#grid .js-plotly-plot');
+    if (!gd || gd.__aeClick || !gd.on) return;
+    gd.__aeClick = true;
+    gd.on('plotly_click', (ev) => {
+      const m = /L(\\d+) H(\\d+)/.exec((ev.points[0] || {}).data?.name || '');
+      if (!m) return;
+      window.__aeSelect = [parseInt(m[1]), parseInt(m[2])];
+      document.querySelector('#grid-select')?.click();
+    });
+  };
+  new MutationObserver(attach).observe(document.body, {childList: true, subtree: true});
+  attach();
+}"""
+READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
+
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
     status = gr.Markdown(elem_id="status")
-    gr.Markdown("#### Every head — rows are layers, columns are heads; each row of a square "
-                "is one token looking back at the tokens (columns)", elem_classes="caption")
+    gr.Markdown("#### Every head — rows are layers, columns are heads. In each square, row i "
+                "is token i looking at the tokens (columns). Click a square to open it large.",
+                elem_classes="caption")
     grid = gr.Plot(show_label=False, elem_id="grid")
+    select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
     with gr.Row(equal_height=False):
         big = gr.Plot(show_label=False, elem_id="head-large")
         preds = gr.Plot(show_label=False, elem_id="predictions")
@@ -48,3 +70,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         control.change(**live)
     tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live)
     demo.load(**{**live, "api_name": "explore"})
+    demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
+    select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
+                 [panel.layer, panel.head], js=READ_CLICK, api_name=False,
+                 show_progress="hidden")
