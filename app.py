@@ -42,7 +42,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
     with gr.Blocks(title="Attention Explorer", fill_width=True) as demo:
         gr.Markdown(INTRO, elem_id="intro")
         text = build_sentence()
-        with gr.Row(equal_height=False):
+        with gr.Row(equal_height=False, elem_id="main-row"):
             with gr.Column(scale=1, min_width=280, elem_id="controls"):
                 panel = build_knobs(text)
             with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
@@ -56,6 +56,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # gradio's own startup pings
     torch.set_num_threads(1)  # one thread per request: two stall when the CPU is shared
     tok, zoo = load_resources()
     log.info("models: %s; unavailable: %s", sorted(zoo.models), sorted(zoo.unavailable))
