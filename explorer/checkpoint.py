@@ -63,7 +63,11 @@ def read_config(path: str | Path) -> ModelConfig:
         meta = f.metadata() or {}
     if CONFIG_KEY not in meta:
         raise CheckpointError(f"{Path(path).name}: no model config in its metadata")
-    return ModelConfig.from_json(meta[CONFIG_KEY])
+    try:
+        return ModelConfig.from_json(meta[CONFIG_KEY])
+    except (ValueError, TypeError, ArithmeticError) as exc:  # bad JSON, wrong types/values
+        raise CheckpointError(f"{Path(path).name}: invalid model config in its metadata "
+                              f"({exc})") from exc
 
 
 def load_model(path: str | Path, device: str | torch.device = "cpu",
@@ -81,7 +85,10 @@ def load_model(path: str | Path, device: str | torch.device = "cpu",
         raise CheckpointError(
             f"{path.name}: not a readable safetensors checkpoint ({exc})") from exc
 
-    model = Transformer(config)
+    try:
+        model = Transformer(config)
+    except (ValueError, TypeError, ArithmeticError, RuntimeError) as exc:
+        raise CheckpointError(f"{path.name}: its model config cannot be built ({exc})") from exc
     expected = _own_tensors(model)
     missing = sorted(set(expected) - set(tensors))
     extra = sorted(set(tensors) - set(expected))
