@@ -65,8 +65,8 @@ def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, hea
         controls = Controls(str(objective), int(heads), str(pos), str(mask), str(scaling),
                             float(temperature), int(layer), int(head),
                             "dark" if theme == "dark" else "light")
-    except (TypeError, ValueError) as exc:
-        raise BadControl(f"A control value could not be read ({exc}).") from None
+    except (TypeError, ValueError) as exc:  # the message names no value: nothing echoed back
+        raise BadControl("A control value could not be read.") from exc
     if (controls.objective not in OBJECTIVES or controls.heads not in HEADS
             or controls.pos not in POSITIONAL or controls.mask not in MASK_CHOICES
             or controls.scaling not in SCALE_CHOICES

@@ -15,7 +15,8 @@ DEFAULTS = dict(text="The cat sat on the mat. The cat", objective="next word (ca
 
 @pytest.fixture(scope="module")
 def client(app_url):  # noqa: F811
-    return Client(app_url, verbose=False)
+    # ssl_verify=False: plain http on 127.0.0.1; otherwise httpx re-reads the CA bundle per call
+    return Client(app_url, verbose=False, ssl_verify=False)
 
 
 def call(client, **changes):
