@@ -1,0 +1,108 @@
+"""The Compare tab: two configurations side by side on the same sentence.
+
+Left = the shared knobs; right = a compact second set of knobs inside this tab. Shows the
+selected head in both, right − left, the mean |difference| per head and both sets of
+guesses. "Swap" exchanges the two sides (the knobs get the right's values and the right
+gets the knobs'); "Copy left → right" makes them equal, a zero-difference starting point.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+
+from explorer.compare import compare_view
+from explorer.views import (
+    HEADS,
+    MASK_CHOICES,
+    OBJECTIVES,
+    POSITIONAL,
+    SCALE_CHOICES,
+    TEMPERATURE_RANGE,
+    BadControl,
+    parse_controls,
+)
+from ui.controls import Panel
+
+log = logging.getLogger("attention_explorer")
+TAB = "compare"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+INTRO = """**Left** uses the knobs at the side; **right** uses the knobs just below. Both read
+your sentence, and the selected *Layer*/*Head* is shown for both. In the difference,
+**red** means the right configuration puts more weight there and **blue** means the left
+one does; white is no change."""
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    gr.Markdown(INTRO, elem_classes="caption-text")
+    with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
+        with gr.Row(equal_height=False):
+            objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
+                                 elem_id="cmp-objective", min_width=220)
+            heads = gr.Radio(list(HEADS), value=4, label="Heads per layer",
+                             elem_id="cmp-heads", min_width=160)
+            pos = gr.Dropdown(list(POSITIONAL), value="rotary", label="Positional encoding",
+                              elem_id="cmp-pos", min_width=160)
+        with gr.Row(equal_height=False):
+            mask = gr.Radio(list(MASK_CHOICES), value="off", label="Causal mask",
+                            elem_id="cmp-mask", min_width=200)
+            scaling = gr.Radio(list(SCALE_CHOICES), value="1/√d_head", label="Scaling",
+                               elem_id="cmp-scaling", min_width=220)
+            temperature = gr.Slider(*TEMPERATURE_RANGE, value=1.0, step=0.05,
+                                    label="Temperature", elem_id="cmp-temperature",
+                                    min_width=160)
+        with gr.Row():
+            swap = gr.Button("⇄ Swap left and right", size="sm", elem_id="cmp-swap")
+            copy = gr.Button("Copy left → right", size="sm", elem_id="cmp-copy")
+    status = gr.Markdown(elem_id="cmp-status")
+    with gr.Row(equal_height=False):
+        left_head = gr.Plot(show_label=False, elem_id="cmp-left", min_width=300)
+        right_head = gr.Plot(show_label=False, elem_id="cmp-right", min_width=300)
+    with gr.Row(equal_height=False):
+        difference = gr.Plot(show_label=False, elem_id="cmp-diff", min_width=300, scale=3)
+        per_head = gr.Plot(show_label=False, elem_id="cmp-per-head", min_width=260, scale=2)
+    predictions = gr.Plot(show_label=False, elem_id="cmp-predictions")
+    api = gr.Button("compare", visible=False)  # the API endpoint: no open-tab check
+
+    right = [objective, heads, pos, mask, scaling, temperature]
+    left = [panel.objective, panel.heads, panel.pos, panel.mask, panel.scaling,
+            panel.temperature]
+    inputs = [panel.text, *left, panel.layer, panel.head, panel.theme, *right]
+    outputs = [left_head, right_head, difference, per_head, predictions, status]
+
+    def compute(text, *values):
+        try:
+            a = parse_controls(*values[:9])
+            b = parse_controls(*values[9:15], a.layer, a.head, a.theme)
+            v = compare_view(zoo, tok, text, a, b)
+        except BadControl as exc:
+            return None, None, None, None, None, f"⚠️ {exc}"
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("compare failed")
+            return None, None, None, None, None, FAILED
+        return v.left_head, v.right_head, v.difference, v.per_head, v.predictions, v.status
+
+    def update(*values):
+        *values, active = values
+        if active != TAB:  # another tab is open: nothing of ours is on screen
+            return [gr.skip()] * len(outputs)
+        return compute(*values)
+
+    # One listener for every trigger, so a Swap (up to twelve changed values) computes once.
+    live = dict(fn=update, inputs=[*inputs, panel.active_tab], outputs=outputs,
+                show_progress="hidden", trigger_mode="always_last", api_name=False)
+    gr.on([panel.text.input, *(c.change for c in panel.inputs[1:]),
+           *(c.change for c in right)], **live)
+    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live)
+    api.click(compute, inputs, outputs, api_name="compare")
+
+    def swap_sides(*values):
+        return (*values[6:], *values[:6])
+
+    swap.click(swap_sides, [*left, *right], [*left, *right], api_name="compare_swap",
+               show_progress="hidden")
+    copy.click(lambda *values: values, left, right, api_name="compare_copy",
+               show_progress="hidden")
