@@ -17,7 +17,7 @@ import torch
 
 from explorer.tokenizer import Tokenizer
 from explorer.zoo import CHECKPOINT_DIR, load_zoo
-from ui import explore_tab
+from ui import ablate_tab, compare_tab, explore_tab
 from ui.controls import build_knobs, build_sentence
 
 ROOT = Path(__file__).resolve().parent
@@ -48,6 +48,10 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
             with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
                 with gr.Tab("Explore", id="explore") as tab:
                     explore_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Compare", id="compare") as tab:
+                    compare_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Ablate", id="ablate") as tab:
+                    ablate_tab.build(demo, tab, tok, zoo, panel)
         # Match the figures to the page's own light/dark mode once it has loaded.
         demo.load(None, None, panel.theme,
                   js="() => document.querySelector('.dark') ? 'dark' : 'light'")
