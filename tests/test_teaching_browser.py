@@ -1,0 +1,169 @@
+"""The four teaching tabs in a real Chromium: open each, find its figures drawn, screenshot.
+
+The test builds its own small app (the shared sentence box and knobs plus the four tabs)
+so it does not depend on how ``app.py`` composes the page. Screenshots go to
+``artifacts/`` at laptop (1366 px) and phone (390 px) width.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import gradio as gr
+import pytest
+import torch
+
+from tests.server import CHROMIUM_ARGS, chromium_path, free_port
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ROOT = Path(__file__).resolve().parents[1]
+TABS = [("Inside one head", "inside"), ("Shapes", "shapes"),
+        ("Positional encodings", "positional"), ("Lessons", "lessons")]
+
+# Plotly graph divs inside the open tab that really hold data (drawn, not placeholders).
+DRAWN = """(sel) => {
+  const panel = document.querySelector(sel);
+  if (!panel) return -1;
+  return Array.from(panel.querySelectorAll('.js-plotly-plot'))
+    .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
+                  gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
+    .length;
+}"""
+
+
+def build_teaching_app(tok, zoo) -> gr.Blocks:
+    from ui import inside_tab, lessons_tab, positional_tab, shapes_tab
+    from ui.controls import build_knobs, build_sentence
+
+    with gr.Blocks(title="Attention Explorer (teaching tabs)", fill_width=True) as demo:
+        text = build_sentence()
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=1, min_width=280, elem_id="controls"):
+                panel = build_knobs(text)
+            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
+                with gr.Tab("Inside one head", id="inside", elem_id="tab-inside") as tab:
+                    inside_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Shapes", id="shapes", elem_id="tab-shapes") as tab:
+                    shapes_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Positional encodings", id="positional",
+                            elem_id="tab-positional") as tab:
+                    positional_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Lessons", id="lessons", elem_id="tab-lessons") as tab:
+                    lessons_tab.build(demo, tab, tok, zoo, panel)
+    return demo
+
+
+@pytest.fixture(scope="module")
+def teaching_url():
+    from explorer.tokenizer import Tokenizer
+    from explorer.zoo import CHECKPOINT_DIR, load_zoo
+
+    torch.set_num_threads(1)
+    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
+    zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
+    demo = build_teaching_app(tok, zoo)
+    demo.queue(default_concurrency_limit=4, max_size=64)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                quiet=True, css_paths=[ROOT / "static" / "style.css"])
+    yield f"http://127.0.0.1:{port}/"
+    demo.close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    path = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def click_tab(page, label: str) -> None:
+    """Open a tab; on a phone the tabs that do not fit sit behind Gradio's "More tabs"."""
+    tab = page.get_by_role("tab", name=label, exact=True)
+    if tab.count() and tab.is_visible():
+        tab.click()
+        return
+    page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
+    page.locator("#tabs .overflow-dropdown button", has_text=label).click()
+
+
+def open_tab(page, label: str, key: str, minimum: int, timeout: float = 60000) -> int:
+    click_tab(page, label)
+    sel = f"#tab-{key}"
+    page.wait_for_function(f"() => ({DRAWN})('{sel}') >= {minimum}", timeout=timeout)
+    page.wait_for_timeout(300)  # let Plotly finish its layout before a screenshot
+    return page.evaluate(f"() => ({DRAWN})('{sel}')")
+
+
+# Right edge of the widest drawn figure: a figure laid out for a wider window is cut off.
+WIDEST = """(sel) => Math.max(0, ...Array.from(document.querySelectorAll(
+  sel + ' .js-plotly-plot .main-svg')).filter(s => s.getBoundingClientRect().width > 0)
+  .map(s => s.getBoundingClientRect().right))"""
+SENTENCE = "The cat saw the dog. It ran home."  # 10 tokens: quick to draw, easy to read
+# Figures each tab draws at least: Inside one head has X, Q, K, V, rotated q and k (the
+# default model is rotary), raw/scaled/masked scores, pattern, Z, concat, out.
+MINIMUM = {"inside": 13, "shapes": 1, "positional": 5, "lessons": 3}
+
+
+def screenshot(page, name: str) -> None:
+    """The visible part by default; the whole page with TEACHING_FULL_SCREENSHOTS=1 (a
+    full-page capture resizes the window, so every Plotly figure lays itself out again:
+    slow on a busy 2-core box)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"teaching-{name}.png"),
+                    full_page=os.environ.get("TEACHING_FULL_SCREENSHOTS") == "1")
+
+
+def test_teaching_tabs_at_laptop_and_phone_width(chromium, teaching_url):
+    """One page: every tab at laptop width (and the knobs reaching them), then the same page
+    narrowed to a phone. One page load keeps this quick on a shared 2-core machine."""
+    from explorer.tokenizer import Tokenizer
+    from explorer.zoo import CHECKPOINT_DIR
+
+    n_tokens = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(SENTENCE))
+    context = chromium.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(teaching_url)
+    page.wait_for_selector("#sentence textarea", timeout=30000)
+    open_tab(page, "Inside one head", "inside", MINIMUM["inside"])
+    box = page.locator("#sentence textarea")
+    box.fill(SENTENCE[:-1])  # fill() fires no input event that Gradio sees; a key press does
+    box.press_sequentially(SENTENCE[-1])
+    page.wait_for_function("() => document.querySelector('#inside-status')"
+                           f".innerText.includes(' {n_tokens} tokens')", timeout=30000)
+
+    grey = """() => { const gd = document.querySelector('#inside-masked .js-plotly-plot');
+                      return gd ? gd._fullData.filter(t => t.name === 'masked').length : -1; }"""
+    for label, key in TABS:
+        assert open_tab(page, label, key, MINIMUM[key]) >= MINIMUM[key], key
+        screenshot(page, f"{key}-laptop")
+
+    # A closed lesson draws its figures once opened, and its controls work.
+    page.locator("#lesson-4").get_by_text("4 · Masks", exact=False).first.click()
+    page.wait_for_function(f"() => ({DRAWN})('#lesson-4') >= 2", timeout=20000)
+    page.locator("#lesson4-pad input[type=number]").fill("3")
+    page.locator("#lesson4-pad input[type=number]").press("Enter")
+    page.wait_for_function("() => document.querySelector('#lesson4-note').innerText"
+                           ".includes('padding keys: 0')", timeout=20000)
+    page.locator("#lesson-4").scroll_into_view_if_needed()
+    screenshot(page, "lesson4-laptop")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    for label, key in TABS:  # on a phone some tabs sit behind "More tabs"
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert open_tab(page, label, key, MINIMUM[key]) >= MINIMUM[key], key
+        scroll = page.evaluate("() => document.documentElement.scrollWidth")
+        assert scroll <= 390 + 2, f"{key}: the page is {scroll}px wide on a 390px phone"
+        page.wait_for_function(f"() => ({WIDEST})('#tab-{key}') <= 392", timeout=10000)
+        screenshot(page, f"{key}-phone")
+        if key == "inside":  # the mask knob reaches inside the head: the −∞ cells go
+            assert page.evaluate(grey) == 1
+            page.locator("#mask").get_by_text("off", exact=True).click()
+            page.wait_for_function(f"() => ({grey})() === 0", timeout=30000)
+            assert "Experiment" in page.locator("#inside-status").inner_text()
+    context.close()

@@ -1,0 +1,85 @@
+"""The "Shapes" tab: every tensor of the forward pass with this sentence's real numbers."""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+import pandas as pd
+
+from explorer.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
+from explorer.stages import model_line, pick
+from explorer.teaching_figures import tensor_sizes_figure
+from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from ui.controls import Panel
+
+log = logging.getLogger("attention_explorer")
+TAB = "shapes"
+# Plotly only re-measures visible figures when the window is resized; figures of a tab that
+# was hidden during a resize keep their old width. Nudge them once the tab is shown.
+RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+SPLIT_INTRO = """#### How one attention layer splits into heads and merges them back
+Read it top to bottom: one wide projection, cut into heads with `.view`, heads moved in front
+with `.transpose(1, 2)` so every head is its own small attention, then the same moves
+backwards. The numbers are your sentence's, read from the tensors the model really made
+(column *read from*) wherever such a tensor exists. Same layer as the *Layer* knob."""
+
+TRACE_INTRO = """#### Every tensor of the forward pass, in the order the model made it
+`batch` is 1 here (one sentence). `hook_x` is what attention reads: the LayerNorm of the
+residual stream in a pre-LN model, the stream itself in a post-LN one."""
+
+
+def _frame(rows: list[list], headers: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=headers)
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    status = gr.Markdown(elem_id="shapes-status")
+    gr.Markdown(SPLIT_INTRO)
+    split = gr.Dataframe(headers=SPLIT_HEADERS, interactive=False, wrap=True,
+                         elem_id="shapes-split", max_height=900,
+                         column_widths=["52px", "130px", "250px", "330px", "200px"])
+    sizes = gr.Plot(show_label=False, elem_id="shapes-sizes")
+    gr.Markdown(TRACE_INTRO)
+    trace = gr.Dataframe(headers=TRACE_HEADERS, interactive=False, wrap=True,
+                         elem_id="shapes-trace", max_height=520,
+                         column_widths=["48px", "210px", "130px", "250px", "90px", "330px"])
+    outputs = [status, split, sizes, trace]
+    empty = [_frame([], SPLIT_HEADERS), None, _frame([], TRACE_HEADERS)]
+
+    def update(text, *values):
+        *controls, active = values
+        if active != TAB:
+            return [gr.skip()] * len(outputs)
+        try:
+            c = parse_controls(*controls)
+            picked = pick(zoo, c)
+            if picked.model is None:
+                return ["⚠️ " + picked.missing, *empty]
+            if not (text or "").strip():
+                return [EMPTY_STATE, *empty]
+            r = shape_trace(picked.model, tok, text, c.settings(), picked.layer)
+        except BadControl as exc:
+            return [f"⚠️ {exc}", *empty]
+        except Exception:
+            log.exception("shape trace failed")
+            return [FAILED, *empty]
+        if r.empty:
+            return [EMPTY_STATE, *empty]
+        lines = [model_line(zoo, picked, r.n_tokens) + f" · layer {r.layer}"]
+        lines += [f"⚠️ {n}" for n in (*picked.notes, *r.notices)]
+        return ["\n\n".join(lines), _frame(r.split, SPLIT_HEADERS),
+                tensor_sizes_figure(r.sizes, r.n_tokens, r.layer, r.config.n_ctx,
+                                    theme=c.theme),
+                _frame(r.trace, TRACE_HEADERS)]
+
+    inputs = [*panel.inputs, panel.active_tab]
+    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
+                trigger_mode="always_last", api_name=False)
+    panel.text.input(**live)
+    for control in panel.inputs[1:]:
+        control.change(**live)
+    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live).then(
+        None, None, None, js=RESIZE_JS)
