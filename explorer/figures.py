@@ -124,6 +124,9 @@ def _token_axis(labels: list[str], *, show: bool, theme: Theme) -> dict:
         "tickmode": "array", "tickvals": list(range(len(labels))), "ticktext": labels,
         "showticklabels": show, "showgrid": False, "zeroline": False, "ticks": "",
         "automargin": True, "tickfont": {"size": 11, "color": theme.font},
+        # Plotly.js otherwise measures every tick label to hide overflowing ones: the
+        # dominant cost of drawing a token axis in the browser (benchmarks/whatif.py).
+        "ticklabeloverflow": "allow",
     }
 
 

@@ -62,13 +62,32 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             return None, None, None, None, FAILED, ""
         return r.grid, r.head, r.lines, r.predictions, r.status, r.head_table
 
+    # Live path: the grid and the status come back first, so the browser draws the view that
+    # follows the typing before the three slower figures (which come right after, from this
+    # user's own gr.State). benchmarks/whatif.py measured the browser's drawing as the bulk of
+    # keystroke-to-screen time.
+    rest = gr.State(None)  # the rest of this user's latest update, never shared
+
+    def update_first(text, *values):
+        result = update(text, *values)
+        if isinstance(result, list):  # skipped: another tab is open
+            return [gr.skip()] * 3
+        grid_fig, big_fig, lines_fig, preds_fig, status_md, table_md = result
+        return grid_fig, status_md, (big_fig, lines_fig, preds_fig, table_md)
+
+    def update_rest(pending):
+        return list(pending) if pending is not None else [gr.skip()] * 4
+
     inputs = [*panel.inputs, panel.active_tab]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    panel.text.input(**live)
+    quiet = dict(show_progress="hidden", api_name=False)
+    live = dict(fn=update_first, inputs=inputs, outputs=[grid, status, rest],
+                trigger_mode="always_last", **quiet)
+    follow = dict(fn=update_rest, inputs=rest, outputs=[big, lines, preds, table], **quiet)
+    panel.text.input(**live).then(**follow)
     for control in panel.inputs[1:]:
-        control.change(**live)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live)
+        control.change(**live).then(**follow)
+    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live).then(**follow)
+    live = dict(fn=update, inputs=inputs, outputs=outputs, **quiet)  # the whole update at once
     demo.load(**{**live, "api_name": "explore"})
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
     select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
