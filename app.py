@@ -17,7 +17,15 @@ import torch
 
 from explorer.tokenizer import Tokenizer
 from explorer.zoo import CHECKPOINT_DIR, load_zoo
-from ui import ablate_tab, compare_tab, explore_tab
+from ui import (
+    ablate_tab,
+    compare_tab,
+    explore_tab,
+    inside_tab,
+    lessons_tab,
+    positional_tab,
+    shapes_tab,
+)
 from ui.controls import build_knobs, build_sentence
 
 ROOT = Path(__file__).resolve().parent
@@ -48,6 +56,14 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
             with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
                 with gr.Tab("Explore", id="explore") as tab:
                     explore_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Inside one head", id="inside") as tab:
+                    inside_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Shapes", id="shapes") as tab:
+                    shapes_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Positional encodings", id="positional") as tab:
+                    positional_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Lessons", id="lessons") as tab:
+                    lessons_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Compare", id="compare") as tab:
                     compare_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Ablate", id="ablate") as tab:
