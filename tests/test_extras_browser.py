@@ -1,0 +1,283 @@
+"""The three extra tabs in a real Chromium: Through the layers, Through training, Take it home.
+
+The test builds its own small app (the sentence box and knobs, the Explore tab first as
+in the real page, then the three tabs and the share-link wiring) so it does not depend
+on how ``app.py`` composes the page; ``extras_url`` also serves the API tests in
+``test_rollout.py``, ``test_snapshots.py``, ``test_export.py`` and ``test_share.py``.
+Screenshots go to ``artifacts/`` at laptop (1366 px) and phone (390 px) width.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import gradio as gr
+import numpy as np
+import pytest
+import torch
+
+from tests.server import CHROMIUM_ARGS, chromium_path, free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+WAIT = 45000  # ms: generous, the test machine is often busy training
+TABS = [("Through the layers", "layers"), ("Through training", "training"),
+        ("Take it home", "export")]
+
+# Plotly graph divs in an element that really hold data (drawn, not placeholders).
+DRAWN = """(sel) => {
+  const root = document.querySelector(sel);
+  if (!root) return -1;
+  return Array.from(root.querySelectorAll('.js-plotly-plot'))
+    .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
+                  gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
+    .length;
+}"""
+# z of the first heatmap in a plot, as Plotly holds it (decoded from the typed array).
+READ_Z = """(sel) => {
+  const gd = document.querySelector(sel + ' .js-plotly-plot');
+  if (!gd || !gd._fullData) return null;
+  const t = gd._fullData.find(t => t.type === 'heatmap');
+  return t ? Array.from(t.z, r => Array.from(r)) : null;
+}"""
+
+
+def build_extras_app(tok, zoo) -> gr.Blocks:
+    from ui import explore_tab, export_tab, layers_tab, training_tab
+    from ui.controls import build_knobs, build_sentence
+
+    with gr.Blocks(title="Attention Explorer (extra tabs)", fill_width=True) as demo:
+        text = build_sentence()
+        with gr.Row(equal_height=False, elem_id="main-row"):
+            with gr.Column(scale=1, min_width=280, elem_id="controls"):
+                panel = build_knobs(text)
+            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
+                with gr.Tab("Explore", id="explore", elem_id="tab-explore") as tab:
+                    explore_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Through the layers", id="layers", elem_id="tab-layers") as tab:
+                    layers_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Through training", id="training", elem_id="tab-training") as tab:
+                    training_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Take it home", id="export", elem_id="tab-export") as tab:
+                    export_tab.build(demo, tab, tok, zoo, panel)
+        export_tab.wire_share_link(demo, panel)
+    return demo
+
+
+@pytest.fixture(scope="module")
+def extras_url():
+    from explorer.tokenizer import Tokenizer
+    from explorer.zoo import CHECKPOINT_DIR, load_zoo
+
+    torch.set_num_threads(1)
+    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
+    zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
+    demo = build_extras_app(tok, zoo)
+    demo.queue(default_concurrency_limit=4, max_size=64)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                quiet=True, css_paths=[ROOT / "static" / "style.css"], show_error=False)
+    yield f"http://127.0.0.1:{port}/"
+    demo.close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    path = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(chromium, url, width=1366, height=900, query: dict | None = None):
+    context = chromium.new_context(viewport={"width": width, "height": height},
+                                   accept_downloads=True)
+    page = context.new_page()
+    page.goto(url + ("?" + urlencode(query) if query else ""))
+    page.wait_for_selector("#grid .js-plotly-plot", timeout=WAIT)  # Explore drew
+    return context, page
+
+
+def click_tab(page, label: str) -> None:
+    """Open a tab; on a phone the tabs that do not fit sit behind Gradio's "More tabs"."""
+    tab = page.get_by_role("tab", name=label, exact=True)
+    if tab.count() and tab.is_visible():
+        tab.click()
+        return
+    page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
+    page.locator("#tabs .overflow-dropdown button", has_text=label).click()
+
+
+def open_tab(page, name: str, figure: str, count: int = 1) -> None:
+    click_tab(page, name)
+    page.wait_for_function(f"() => ({DRAWN})('{figure}') >= {count}", timeout=WAIT)
+
+
+def type_sentence(page, sentence: str) -> None:
+    box = page.locator("#sentence textarea")
+    box.fill("")
+    box.press_sequentially(sentence, delay=10)
+
+
+def n_tokens(sentence: str) -> int:
+    from explorer.tokenizer import Tokenizer
+    from explorer.zoo import CHECKPOINT_DIR
+
+    return len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(sentence))
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def laptop(chromium, extras_url):
+    """One laptop-width page shared by the tests below, which run in file order (each
+    page load costs seconds on a busy machine)."""
+    context, page = open_page(chromium, extras_url)
+    yield page
+    context.close()
+
+
+# --------------------------------------------------------------------------- layers
+
+
+def test_through_the_layers_follows_typing_and_keeps_markup_as_text(laptop):
+    from ui.layers_tab import STRIP_MARK
+
+    page = laptop
+    open_tab(page, "Through the layers", "#layers-heatmap")
+    sentence = "<b>Hi</b> the cat saw the cat"
+    type_sentence(page, sentence)
+    # The heatmap settles on the whole sentence: one column per token, rows = 4 layers.
+    n = n_tokens(sentence)
+    page.wait_for_function(
+        f"() => {{ const z = ({READ_Z})('#layers-heatmap'); "
+        f"return z && z.length === 4 && z[0].length === {n}; }}", timeout=WAIT)
+    z = np.array(page.evaluate(READ_Z, "#layers-heatmap"), dtype=float)
+    np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-4)  # each row is a share of 1
+    assert page.locator("#layers-position input[type=number]").input_value() == str(n - 1)
+    # The highlighted sentence shows the tags as characters, never as markup.
+    pieces = page.locator("#layers-text .token .text").all_text_contents()
+    assert pieces[-1] == STRIP_MARK and "".join(pieces[:-1]) == sentence
+    assert page.locator("#layers-text b, #layers-text a").count() == 0
+    screenshot(page, "extras-layers-laptop.png")
+
+    # Residual-aware method and an earlier output token: the outline moves, values change.
+    page.locator("#layers-method").get_by_text("residual-aware rollout").click()
+    page.wait_for_function("() => document.querySelector('#layers-status').innerText"
+                           ".includes('residual-aware')", timeout=WAIT)
+    box = page.locator("#layers-position input[type=number]")
+    box.fill("2")
+    box.press("Enter")
+    page.wait_for_function("() => { const s = document.querySelector('#layers-status')"
+                           ".innerText; return s.includes('position 2') && "
+                           "s.includes('residual-aware'); }", timeout=WAIT)
+    # The outline moves to token 2; causal: token 2 draws on tokens 0..2 only.
+    page.wait_for_function(
+        "() => { const gd = document.querySelector('#layers-heatmap .js-plotly-plot');"
+        " return gd && gd.layout.shapes[0].x0 === 1.5; }", timeout=WAIT)
+    z = np.array(page.evaluate(READ_Z, "#layers-heatmap"), dtype=float)
+    assert np.all(z[:, 3:] == 0)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def test_through_training_slider_redraws_each_snapshot(laptop):
+    page = laptop
+    open_tab(page, "Through training", "#tab-training", count=3)
+    assert "Snapshot 6 of 6" in page.locator("#training-status").inner_text()
+    last = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
+    box = page.locator("#training-snapshot input[type=number]")
+    box.fill("0")
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelector('#training-status').innerText"
+                           ".includes('Snapshot 1 of 6')", timeout=WAIT)
+    page.wait_for_timeout(300)
+    first = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
+    assert first.shape == last.shape and not np.allclose(first, last, atol=1e-3)
+    screenshot(page, "extras-training-laptop.png")
+
+
+# --------------------------------------------------------------------------- export
+
+
+def test_take_it_home_downloads_pictures_and_files(laptop, extras_url, tmp_path):
+    page = laptop
+    open_tab(page, "Take it home", "#tab-export", count=2)
+    for button, start in (("#export-head-png", b"\x89PNG\r\n\x1a\n"),
+                          ("#export-grid-svg", b"<svg")):
+        with page.expect_download(timeout=WAIT) as info:
+            page.locator(button).click()
+        path = tmp_path / info.value.suggested_filename
+        info.value.save_as(path)
+        assert path.read_bytes().startswith(start), button
+    assert info.value.suggested_filename == "attention-all-heads.svg"
+
+    page.locator("#export-prepare").click()
+    try:
+        page.wait_for_selector("#export-npz", state="visible", timeout=WAIT)
+    except Exception:
+        page.screenshot(path="/tmp/extras-tabs-x7/fail.png", full_page=True)
+        raise
+    with page.expect_download(timeout=WAIT) as info:
+        page.locator("#export-head-csv").click()
+    path = tmp_path / "head.csv"
+    info.value.save_as(path)
+    assert path.read_text(encoding="utf-8-sig").startswith("query \\ key,0:")
+    link = page.locator("#export-link textarea").input_value()
+    assert link.startswith(extras_url + "?text=") and "heads=4" in link
+    screenshot(page, "extras-export-laptop.png")
+    # A knob change makes the prepared files stale: their buttons go away.
+    page.locator("#mask").get_by_text("off", exact=True).click()
+    page.wait_for_selector("#export-npz", state="hidden", timeout=WAIT)
+    page.locator("#mask").get_by_text("as trained", exact=True).click()
+
+
+# --------------------------------------------------------------------------- share link
+
+
+def test_share_link_sets_sentence_and_knobs(laptop, extras_url):
+    page = laptop
+    query = {"text": "The dog saw <i>the</i> dog", "heads": "4", "pos": "rotary",
+             "mask": "off", "temp": "2", "layer": "2", "head": "3", "scale": "cube"}
+    page.goto(extras_url + "?" + urlencode(query))
+    page.wait_for_selector("#sentence textarea", timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#sentence textarea').value"
+                           ".startsWith('The dog saw')", timeout=WAIT)
+    assert page.locator("#sentence textarea").input_value() == query["text"]
+    assert page.locator("#layer input[type=number]").input_value() == "2"
+    assert page.locator("#head input[type=number]").input_value() == "3"
+    assert page.locator("#temperature input[type=number]").input_value() == "2"
+    assert page.locator("#mask input[value=off]").is_checked()
+    assert page.locator("#scaling input[value='1/√d_head']").is_checked()  # bad: ignored
+    # Explore redraws for the shared sentence (mask off: weight above the diagonal).
+    n = n_tokens(query["text"])
+    page.wait_for_function(
+        "() => { const gd = document.querySelector('#grid .js-plotly-plot');"
+        " if (!gd || !gd._fullData) return false;"
+        f" const z = gd._fullData[0].z; return z.length === {n} && z[0][{n - 1}] > 0; }}",
+        timeout=WAIT)
+
+
+# --------------------------------------------------------------------------- phone
+
+
+def test_phone_width_each_tab_fits_and_screenshots(chromium, extras_url):
+    context, page = open_page(chromium, extras_url, 390, 844)
+    try:
+        for name, key in TABS:
+            counts = {"layers": 1, "training": 3, "export": 2}
+            open_tab(page, name, f"#tab-{key}", count=counts[key])
+            scroll = page.evaluate("() => document.documentElement.scrollWidth")
+            assert scroll <= 390 + 2, f"{key}: {scroll}px wide on a 390px phone"
+            screenshot(page, f"extras-{key}-phone.png")
+    finally:
+        context.close()

@@ -1,0 +1,224 @@
+"""The "Take it home" tab: figures as PNG/SVG, numbers as CSV/NPZ/JSON, a share link.
+
+Also :func:`wire_share_link`, which ``app.py`` calls once so that opening a share
+link (``/?text=...&heads=4&mask=off...``) sets the sentence and the knobs.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+
+from explorer import figures
+from explorer.export import describe, export_capture, pick_model, write_files
+from explorer.share import parse_query, share_link
+from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from ui.controls import Panel
+from ui.layers_tab import wire_live
+
+log = logging.getLogger("attention_explorer")
+TAB = "export"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+INTRO = """Keep what you see. **Pictures:** the buttons save a figure as PNG (for slides)
+or SVG (sharp at any size). **Numbers:** *Prepare the files* writes the weights of the head
+you picked and of every head as CSV (open them in a spreadsheet), and the whole capture —
+attention weights and raw scores of every layer and head, with the tokens and settings — as
+NPZ (NumPy) and JSON. **Link:** opens the app with this sentence and these knobs."""
+
+# Client-side picture download through Plotly.js (Gradio's plot component sets
+# window.Plotly once a plot is drawn). Selectors and formats are constants; the file
+# name is built from the layer and head numbers only.
+_DOWNLOAD = """(layer, head) => {{
+  const gd = document.querySelector('#{elem} .js-plotly-plot');
+  if (!gd || !window.Plotly || !gd._fullLayout) return;
+  const name = {name};
+  window.Plotly.downloadImage(gd, {{format: '{fmt}', filename: name, scale: {scale}}});
+}}"""
+HEAD_NAME = "'attention-L' + Number(layer) + 'H' + Number(head)"
+GRID_NAME = "'attention-all-heads'"
+
+# Opening a share link: after the knobs are set, tell the sentence box it was edited so
+# the open tab redraws (the tabs listen to the box's input event, which a value set by
+# the server does not fire). Waits for the page's first figures so the initial draw,
+# made with the default sentence, cannot land after ours.
+NUDGE_SENTENCE = """() => {
+  if (!new URLSearchParams(window.location.search).has('text')) return;
+  const started = Date.now();
+  const fire = () => {
+    const box = document.querySelector('#sentence textarea');
+    const drawn = document.querySelector('.js-plotly-plot');
+    if (!box || (!drawn && Date.now() - started < 8000)) { setTimeout(fire, 150); return; }
+    box.dispatchEvent(new Event('input', {bubbles: true}));
+  };
+  setTimeout(fire, 150);
+}"""
+PAGE_ADDRESS = "() => window.location.origin + window.location.pathname"
+FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
+          "head")
+
+
+def _panel_fields(panel: Panel) -> list:
+    return [getattr(panel, name) for name in FIELDS]
+
+
+def _bound(slider: gr.Slider, default: int) -> int:
+    try:
+        return int(slider.maximum)
+    except (TypeError, ValueError, AttributeError):
+        return default
+
+
+def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
+    """Apply a share link's query parameters to the sentence box and knobs on page load.
+
+    Call once from ``app.py`` inside ``gr.Blocks``, after the knobs are built. Invalid or
+    missing parameters leave their control unchanged (:func:`explorer.share.parse_query`).
+    """
+    layer_max, head_max = _bound(panel.layer, 3), _bound(panel.head, 7)
+
+    def apply_share_link(request: gr.Request):
+        try:
+            values = parse_query(request.query_params, layer_max, head_max)
+        except Exception:  # a malformed request must never break the page
+            log.exception("share link could not be read")
+            values = {}
+        return [values.get(name, gr.skip()) for name in FIELDS]
+
+    demo.load(apply_share_link, None, _panel_fields(panel), api_name=False,
+              show_progress="hidden").then(None, None, None, js=NUDGE_SENTENCE)
+
+
+def view(zoo, tok, text, controls: list, base: str):
+    """(status, head figure, grid figure, share link) for one request."""
+    try:
+        c = parse_controls(*controls)
+    except BadControl as exc:
+        return f"⚠️ {exc}", None, None, ""
+    link = share_link(base, text or "", c)
+    picked = pick_model(zoo, c)
+    if picked.model is None:
+        return "⚠️ " + picked.missing, None, None, link
+    if not (text or "").strip():
+        return EMPTY_STATE, None, None, link
+    capture = export_capture(picked.model, tok, text, picked.name, c.settings())
+    if capture.empty:
+        return EMPTY_STATE, None, None, link
+    layer, head = picked.layer, picked.head
+    big = figures.head_heatmap(capture.patterns[layer, head], capture.tokens, theme=c.theme,
+                               title=f"Layer {layer}, head {head}")
+    grid = figures.attention_grid(capture.patterns, capture.tokens, theme=c.theme,
+                                  selected=(layer, head))
+    lines = [f"Model **{picked.name}** · {len(capture.tokens)} tokens · "
+             f"picked head **L{layer} H{head}**"]
+    interventions = capture.settings.get("interventions") or []
+    if interventions:
+        lines.append("🧪 **Experiment on the trained model:** " + "; ".join(interventions) + ".")
+    lines += [f"⚠️ {note}" for note in (*picked.notes, *capture.settings.get("notices", []))]
+    return "\n\n".join(lines), big, grid, link
+
+
+def prepare_files(zoo, tok, text, controls: list):
+    """Paths of (head CSV, grid CSV, NPZ, JSON), or None for each when nothing to export."""
+    c = parse_controls(*controls)
+    picked = pick_model(zoo, c)
+    if picked.model is None or not (text or "").strip():
+        return None, None, None, None
+    capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
+    if capture.empty:
+        return None, None, None, None
+    files = write_files(capture, picked.layer, picked.head)
+    return str(files.head_csv), str(files.grid_csv), str(files.npz), str(files.json)
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    status = gr.Markdown(elem_id="export-status")
+    gr.Markdown(INTRO, elem_classes="caption-text")
+
+    gr.Markdown("#### The head you picked", elem_classes="caption")
+    big = gr.Plot(show_label=False, elem_id="export-head")
+    with gr.Row():
+        head_png = gr.Button("Head as PNG", size="sm", min_width=120, elem_id="export-head-png")
+        head_svg = gr.Button("Head as SVG", size="sm", min_width=120, elem_id="export-head-svg")
+    gr.Markdown("#### Every head", elem_classes="caption")
+    grid = gr.Plot(show_label=False, elem_id="export-grid")
+    with gr.Row():
+        grid_png = gr.Button("Grid as PNG", size="sm", min_width=120, elem_id="export-grid-png")
+        grid_svg = gr.Button("Grid as SVG", size="sm", min_width=120, elem_id="export-grid-svg")
+
+    gr.Markdown("#### The numbers", elem_classes="caption")
+    prepare = gr.Button("Prepare the files for this sentence", variant="primary", size="md",
+                        elem_id="export-prepare")
+    with gr.Row():
+        downloads = [
+            gr.DownloadButton("Head as CSV", visible=False, size="sm", min_width=140,
+                              elem_id="export-head-csv"),
+            gr.DownloadButton("Every head as CSV", visible=False, size="sm", min_width=140,
+                              elem_id="export-grid-csv"),
+            gr.DownloadButton("Capture as NPZ", visible=False, size="sm", min_width=140,
+                              elem_id="export-npz"),
+            gr.DownloadButton("Capture as JSON", visible=False, size="sm", min_width=140,
+                              elem_id="export-json"),
+        ]
+
+    gr.Markdown("#### Share link", elem_classes="caption")
+    link = gr.Textbox(label="Opens the app with this sentence and these knobs", lines=2,
+                      interactive=False, buttons=["copy"], elem_id="export-link")
+    base = gr.Textbox(visible=False, elem_id="export-base")  # this page's own address
+    demo.load(None, None, base, js=PAGE_ADDRESS, api_name=False)
+
+    def hidden_downloads() -> list:  # built per call: a component made here would render
+        return [gr.DownloadButton(value=None, visible=False) for _ in downloads]
+
+    outputs = [status, big, grid, link, *downloads]
+
+    def update(text, *values):
+        *controls, page, active = values
+        if active != TAB:  # another tab is open: nothing of ours is on screen
+            return [gr.skip()] * len(outputs)
+        try:
+            return [*view(zoo, tok, text, controls, page), *hidden_downloads()]
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("take it home failed")
+            return [FAILED, None, None, "", *hidden_downloads()]
+
+    inputs = [*panel.inputs, base, panel.active_tab]
+    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
+                trigger_mode="always_last", api_name=False)
+    wire_live(tab, TAB, panel, live)
+
+    def on_prepare(text, *controls):
+        try:
+            paths = prepare_files(zoo, tok, text, controls)
+        except BadControl as exc:
+            return [f"⚠️ {exc}", *hidden_downloads()]
+        except Exception:
+            log.exception("preparing the files failed")
+            return [FAILED, *hidden_downloads()]
+        if paths[0] is None:
+            return [EMPTY_STATE, *hidden_downloads()]
+        return [gr.skip(), *(gr.DownloadButton(value=p, visible=True) for p in paths)]
+
+    prepare.click(on_prepare, panel.inputs, [status, *downloads], api_name="export_files",
+                  show_progress="minimal", concurrency_limit=2)
+
+    for button, elem, fmt, name in ((head_png, "export-head", "png", HEAD_NAME),
+                                    (head_svg, "export-head", "svg", HEAD_NAME),
+                                    (grid_png, "export-grid", "png", GRID_NAME),
+                                    (grid_svg, "export-grid", "svg", GRID_NAME)):
+        js = _DOWNLOAD.format(elem=elem, fmt=fmt, name=name, scale=2 if fmt == "png" else 1)
+        button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
+
+    def api(text, *values):  # the same view for given values, whichever tab is open
+        *controls, page = values
+        try:
+            return view(zoo, tok, text, controls, page)
+        except Exception:
+            log.exception("take it home (api) failed")
+            return FAILED, None, None, ""
+
+    hidden = gr.Button("export api", visible=False)
+    hidden.click(api, [*panel.inputs, base], [status, big, grid, link], api_name="export_view",
+                 show_progress="hidden")
