@@ -21,10 +21,13 @@ from ui import (
     ablate_tab,
     compare_tab,
     explore_tab,
+    export_tab,
     inside_tab,
+    layers_tab,
     lessons_tab,
     positional_tab,
     shapes_tab,
+    training_tab,
 )
 from ui.controls import build_knobs, build_sentence
 
@@ -47,7 +50,9 @@ def load_resources():
 
 
 def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
-    with gr.Blocks(title="Attention Explorer", fill_width=True) as demo:
+    # delete_cache: downloads are copied into Gradio's cache; drop them after 15 minutes.
+    with gr.Blocks(title="Attention Explorer", fill_width=True,
+                   delete_cache=(600, 900)) as demo:
         gr.Markdown(INTRO, elem_id="intro")
         text = build_sentence()
         with gr.Row(equal_height=False, elem_id="main-row"):
@@ -68,6 +73,13 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
                     compare_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Ablate", id="ablate") as tab:
                     ablate_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Through the layers", id="layers") as tab:
+                    layers_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Through training", id="training") as tab:
+                    training_tab.build(demo, tab, tok, zoo, panel)
+                with gr.Tab("Take it home", id="export") as tab:
+                    export_tab.build(demo, tab, tok, zoo, panel)
+        export_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
         # Match the figures to the page's own light/dark mode once it has loaded.
         demo.load(None, None, panel.theme,
                   js="() => document.querySelector('.dark') ? 'dark' : 'light'")

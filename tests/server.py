@@ -41,7 +41,7 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # one Playwright per module: others start their own
 def browser():
     from playwright.sync_api import sync_playwright
 
