@@ -39,6 +39,20 @@ Type a sentence and watch what every attention head of a small **trained** trans
 with it. Then flip a knob — the mask, the scaling, the number of heads, the positional
 encoding — and see what changes, and why each knob exists."""
 
+# (title, id, module): each module's build(demo, tab, tok, zoo, panel) fills its tab.
+TABS = [
+    ("Explore", "explore", explore_tab),
+    ("Inside one head", "inside", inside_tab),
+    ("Shapes", "shapes", shapes_tab),
+    ("Positional encodings", "positional", positional_tab),
+    ("Lessons", "lessons", lessons_tab),
+    ("Compare", "compare", compare_tab),
+    ("Ablate", "ablate", ablate_tab),
+    ("Through the layers", "layers", layers_tab),
+    ("Through training", "training", training_tab),
+    ("Take it home", "export", export_tab),
+]
+
 QUEUE = dict(default_concurrency_limit=4, max_size=64)
 LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False)
 
@@ -59,26 +73,9 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
             with gr.Column(scale=1, min_width=280, elem_id="controls"):
                 panel = build_knobs(text)
             with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
-                with gr.Tab("Explore", id="explore") as tab:
-                    explore_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Inside one head", id="inside") as tab:
-                    inside_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Shapes", id="shapes") as tab:
-                    shapes_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Positional encodings", id="positional") as tab:
-                    positional_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Lessons", id="lessons") as tab:
-                    lessons_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Compare", id="compare") as tab:
-                    compare_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Ablate", id="ablate") as tab:
-                    ablate_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Through the layers", id="layers") as tab:
-                    layers_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Through training", id="training") as tab:
-                    training_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Take it home", id="export") as tab:
-                    export_tab.build(demo, tab, tok, zoo, panel)
+                for title, tab_id, module in TABS:
+                    with gr.Tab(title, id=tab_id) as tab:
+                        module.build(demo, tab, tok, zoo, panel)
         export_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
         # Match the figures to the page's own light/dark mode once it has loaded.
         demo.load(None, None, panel.theme,
