@@ -46,6 +46,7 @@ from explorer.analysis import prepare
 from explorer.capture import run_with_cache
 from explorer.model import Transformer
 from explorer.settings import AttentionSettings
+from explorer.stages import pick
 from explorer.tokenizer import Tokenizer
 
 log = logging.getLogger(__name__)
@@ -238,32 +239,9 @@ def write_files(capture: Capture, layer: int, head: int,
 # --------------------------------------------------------------------------- choosing
 
 
-@dataclass(frozen=True)
-class Picked:
-    name: str
-    model: Transformer | None
-    missing: str  # why there is no model ("" when there is one)
-    layer: int = 0
-    head: int = 0
-    notes: tuple[str, ...] = ()
-
-
-def pick_model(zoo, controls) -> Picked:
-    """The checkpoint the knobs choose (an :class:`explorer.views.Controls`), and the
-    layer/head sliders bounded to it, with a note when they ask for more than it has."""
-    name = controls.checkpoint()
-    model = zoo.get(name)
-    if model is None:
-        return Picked(name, None, zoo.why_missing(name))
-    config = model.config
-    layer = min(max(int(controls.layer), 0), config.n_layers - 1)
-    head = min(max(int(controls.head), 0), config.n_heads - 1)
-    notes = []
-    if layer != controls.layer:
-        notes.append(f"This model has {config.n_layers} layers: showing layer {layer}.")
-    if head != controls.head:
-        notes.append(f"This model has {config.n_heads} heads per layer: showing head {head}.")
-    return Picked(name, model, "", layer, head, tuple(notes))
+# One rule for knobs -> checkpoint, layer, head (clamped, with notes), shared with the
+# teaching views: explorer.stages.pick.
+pick_model = pick
 
 
 def describe(controls) -> dict:
