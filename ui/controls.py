@@ -93,3 +93,17 @@ def build_knobs(text: gr.Textbox) -> Panel:
                          elem_id="theme")
     return Panel(text, objective, heads, pos, mask, scaling, temperature, layer, head, theme,
                  gr.State("explore"))
+
+
+# A Plotly figure drawn while its tab was hidden keeps a stale width; a resize event fixes it.
+RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
+
+
+def wire_tab_live(tab: gr.Tab, tab_id: str, panel: Panel, live: dict) -> None:
+    """Run ``live`` (event kwargs whose ``fn`` skips unless its tab is open) on typing, on
+    every knob, and when the tab opens (then refit its figures)."""
+    panel.text.input(**live)
+    for control in panel.inputs[1:]:
+        control.change(**live)
+    tab.select(lambda: tab_id, None, panel.active_tab, api_name=False).then(**live).then(
+        None, None, None, js=RESIZE_JS)

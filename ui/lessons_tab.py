@@ -10,13 +10,12 @@ import numpy as np
 
 from explorer import lessons as L
 from explorer import teaching_figures as F
-from ui.controls import Panel
+from ui.controls import RESIZE_JS, Panel
 
 log = logging.getLogger("attention_explorer")
 TAB = "lessons"
 # Plotly only re-measures visible figures when the window is resized; figures of a tab that
 # was hidden during a resize keep their old width. Nudge them once the tab is shown.
-RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
 FAILED = "⚠️ Something went wrong with this lesson. Please try again."
 
 TEXT1 = """Give every token a vector: the rows of a matrix **X**. Self-attention makes each

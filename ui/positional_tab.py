@@ -13,13 +13,12 @@ from explorer.pe_views import KIND_NAMES, encoding_view, equivariance_gap, shuff
 from explorer.stages import model_line, pick
 from explorer.teaching_figures import encoding_figures, shuffle_figures
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel
+from ui.controls import Panel, wire_tab_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "positional"
 # Plotly only re-measures visible figures when the window is resized; figures of a tab that
 # was hidden during a resize keep their old width. Nudge them once the tab is shown.
-RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 WHY = {
@@ -124,9 +123,5 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     inputs = [*panel.inputs, panel.active_tab, seed]
     live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
                 trigger_mode="always_last", api_name=False)
-    panel.text.input(**live)
-    for control in panel.inputs[1:]:
-        control.change(**live)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live).then(
-        None, None, None, js=RESIZE_JS)
+    wire_tab_live(tab, TAB, panel, live)
     again.click(lambda s: int(s or 0) + 1, seed, seed, api_name=False).then(**live)

@@ -11,13 +11,12 @@ from explorer.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
 from explorer.stages import model_line, pick
 from explorer.teaching_figures import tensor_sizes_figure
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel
+from ui.controls import Panel, wire_tab_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "shapes"
 # Plotly only re-measures visible figures when the window is resized; figures of a tab that
 # was hidden during a resize keep their old width. Nudge them once the tab is shown.
-RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 SPLIT_INTRO = """#### How one attention layer splits into heads and merges them back
@@ -78,8 +77,4 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     inputs = [*panel.inputs, panel.active_tab]
     live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
                 trigger_mode="always_last", api_name=False)
-    panel.text.input(**live)
-    for control in panel.inputs[1:]:
-        control.change(**live)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live).then(
-        None, None, None, js=RESIZE_JS)
+    wire_tab_live(tab, TAB, panel, live)
