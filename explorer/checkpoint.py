@@ -35,10 +35,22 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def build_model(config: ModelConfig) -> torch.nn.Module:
+    """The network a config describes (its ``task`` picks the class; imported lazily so
+    the language model does not depend on the other two)."""
+    if config.task == "classify":
+        from explorer.classifier import Classifier
+        return Classifier(config)
+    if config.task == "seq2seq":
+        from explorer.seq2seq import EncoderDecoder
+        return EncoderDecoder(config)
+    return Transformer(config)
+
+
 def _own_tensors(model: Transformer) -> dict[str, torch.Tensor]:
     """State dict without the tied unembedding (safetensors refuses shared storage)."""
     state = model.state_dict()
-    if model.config.tie_embeddings:
+    if model.config.tie_embeddings and "W_U.weight" in state:
         state.pop("W_U.weight")
     return state
 
@@ -86,7 +98,7 @@ def load_model(path: str | Path, device: str | torch.device = "cpu",
             f"{path.name}: not a readable safetensors checkpoint ({exc})") from exc
 
     try:
-        model = Transformer(config)
+        model = build_model(config)
     except (ValueError, TypeError, ArithmeticError, RuntimeError) as exc:
         raise CheckpointError(f"{path.name}: its model config cannot be built ({exc})") from exc
     expected = _own_tensors(model)

@@ -14,6 +14,11 @@ from dataclasses import asdict, dataclass, fields
 POSITIONAL_ENCODINGS = ("none", "sinusoidal", "learned", "rotary", "alibi")
 NORM_PLACEMENTS = ("pre", "post")
 SCALINGS = ("d_head", "d_model", "none")
+# What the network is for (notebook 003 builds the first two, 001/004 the third):
+# "lm": a language model (causal next-token or bidirectional masked-word), explorer/model.py;
+# "classify": an encoder whose pooled output feeds a class head, explorer/classifier.py;
+# "seq2seq": an encoder-decoder with cross-attention, explorer/seq2seq.py.
+TASKS = ("lm", "classify", "seq2seq")
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,9 @@ class ModelConfig:
     dropout: float = 0.0
     tie_embeddings: bool = True
     rotary_base: float = 10000.0
+    task: str = "lm"  # one of TASKS
+    n_classes: int = 0  # "classify" only: number of classes
+    n_dec_layers: int = 0  # "seq2seq" only: decoder blocks (n_layers counts the encoder's)
 
     def __post_init__(self) -> None:
         if self.d_model % self.n_heads:
@@ -41,6 +49,8 @@ class ModelConfig:
             raise ValueError(f"norm must be one of {NORM_PLACEMENTS}")
         if self.attn_scale not in SCALINGS:
             raise ValueError(f"attn_scale must be one of {SCALINGS}")
+        if self.task not in TASKS:
+            raise ValueError(f"task must be one of {TASKS}")
         if self.pos_encoding == "rotary" and self.d_head % 2:
             raise ValueError("rotary needs an even d_head")
 

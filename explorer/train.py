@@ -271,8 +271,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+# The other transformers of the notebooks train on generated tasks with loops of their own;
+# ``--task`` hands the rest of the command line to that module's ``main``.
+TASK_TRAINERS = {"classify": "explorer.train_classifier", "seq2seq": "explorer.train_seq2seq"}
+
+
 def main(argv: list[str] | None = None) -> dict:
-    args = parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    task = argparse.ArgumentParser(add_help=False)
+    task.add_argument("--task", default="lm", choices=["lm", *TASK_TRAINERS])
+    known, rest = task.parse_known_args(argv)
+    if known.task != "lm":
+        import importlib
+
+        return importlib.import_module(TASK_TRAINERS[known.task]).main(rest)
+    args = parse_args(rest)
     if args.threads:
         torch.set_num_threads(args.threads)
     tok = Tokenizer.load(args.tokenizer)
@@ -282,8 +295,7 @@ def main(argv: list[str] | None = None) -> dict:
     settings = TrainSettings(tokens=int(args.tokens), batch_size=args.batch_size, lr=args.lr,
                              seed=args.seed, probe_share=args.probe_share,
                              snapshots=args.snapshots, eval_every=args.eval_every)
-    argv_used = sys.argv[1:] if argv is None else argv
-    command = "python -m explorer.train " + shlex.join(argv_used)
+    command = "python -m explorer.train " + shlex.join(argv)
     card = train(args.name, config, settings, args.corpus, args.out, args.tokenizer,
                  resume=args.resume, device=args.device, command=command, quiet=args.quiet)
     print(f"{args.name}: val loss {card['val_loss']:.3f} after {card['tokens_seen']:,} tokens "
