@@ -1,4 +1,5 @@
-"""Shared tiny, seeded fixtures: models small enough that every test runs in milliseconds."""
+"""Shared fixtures: tiny seeded models (every test using them runs in milliseconds), and the
+app's real (tokenizer, zoo) for the tests that need the trained checkpoints."""
 
 import pytest
 import torch
@@ -31,3 +32,12 @@ def any_pe_model(request) -> Transformer:
 @pytest.fixture
 def tokens() -> torch.Tensor:
     return torch.randint(0, 61, (1, 11), generator=torch.Generator().manual_seed(1))
+
+
+@pytest.fixture(scope="module")
+def resources():
+    """(tokenizer, zoo) as the app loads them, with one torch thread like the server."""
+    import app
+
+    torch.set_num_threads(1)
+    return app.load_resources()

@@ -1,5 +1,8 @@
-"""A real app server for API and browser tests: started once per test session, in process."""
+"""A real app server for API and browser tests: started once per test session, in process;
+plus what several test files need around it (a local client, a server for a
+purpose-built app). The loaded (tokenizer, zoo) is the ``resources`` fixture in conftest.py."""
 
+import contextlib
 import os
 import shutil
 import socket
@@ -15,6 +18,31 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def local_client(url: str):
+    """A gradio Client for our plain-HTTP 127.0.0.1 server. ``ssl_verify=False`` only skips
+    loading the CA bundle that httpx otherwise parses on *every* request (~70 ms of CPU
+    each on this box, most of a request's cost); no TLS is involved on http://."""
+    from gradio_client import Client
+
+    return Client(url, verbose=False, ssl_verify=False)
+
+
+@contextlib.contextmanager
+def serve(demo, queue: dict | None = None, **launch):
+    """Launch a purpose-built Blocks app on a free port (queue and launch options as the
+    test needs them, the app's documented limits otherwise); close it afterwards."""
+    import app
+
+    demo.queue(**(queue or app.QUEUE))
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                quiet=True, **{**app.LAUNCH, **launch})
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ writes ``<`` as ``\\u003c``, so a grep for ``<a`` would pass vacuously).
 
 from __future__ import annotations
 
-import contextlib
 import html
 import json
 import logging
@@ -22,30 +21,18 @@ import gradio as gr
 import httpx
 import numpy as np
 import pytest
-from gradio_client import Client
 
 import app
 from explorer.analysis import MAX_CHARS, prepare
 from explorer.labels import EMPTY, SPACE, axis_labels
 from explorer.views import EMPTY_STATE, Controls, explore
 from tests.plotdata import decode_array, figure_json, heatmaps
-from tests.server import app_url, free_port  # noqa: F401  (fixture)
+from tests.server import app_url, local_client, serve  # noqa: F401  (fixture)
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
 N_CTX = 128
 GENERIC = "Something went wrong"
-
-
-def local_client(url: str) -> Client:
-    """A gradio Client for our plain-HTTP 127.0.0.1 server. ``ssl_verify=False`` only skips
-    loading the CA bundle that httpx otherwise parses on *every* request (~70 ms of CPU
-    each on this box, most of a request's cost); no TLS is involved on http://."""
-    return Client(url, verbose=False, ssl_verify=False)
-
-
-@pytest.fixture(scope="module")
-def resources():
-    return app.load_resources()
+HARDENING_QUEUE = dict(default_concurrency_limit=2, max_size=8)
 
 
 @pytest.fixture(scope="module")
@@ -345,18 +332,6 @@ def test_repeated_tokens_keep_their_own_positions(client, resources):
 
 # --- unexpected errors -----------------------------------------------------------------------
 
-@contextlib.contextmanager
-def serve(demo: gr.Blocks, **launch):
-    demo.queue(default_concurrency_limit=2, max_size=8)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, **{"max_file_size": "1kb", "show_error": False, **launch})
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
-
-
 SECRET = "secret-internal-detail /srv/app/weights"
 
 
@@ -383,7 +358,7 @@ def test_unexpected_error_shows_a_short_generic_message_and_is_logged(
 
     patch_explore(monkeypatch, broken)
     tok, zoo = resources
-    with caplog.at_level(logging.ERROR), serve(app.build_app(tok, zoo)) as url:
+    with caplog.at_level(logging.ERROR), serve(app.build_app(tok, zoo), HARDENING_QUEUE) as url:
         grid, big, lines, preds, status, table = local_client(url).predict(
             "hello", *CONTROLS, api_name="/explore")
     assert (grid, big, lines, preds) == (None, None, None, None)
@@ -407,7 +382,7 @@ def test_an_error_outside_the_handler_is_not_shown_to_the_client(resources, monk
         return result
 
     patch_explore(monkeypatch, bad_output)
-    with serve(app.build_app(tok, zoo)) as url:
+    with serve(app.build_app(tok, zoo), HARDENING_QUEUE) as url:
         with pytest.raises(AppError) as info:
             local_client(url).predict("hello", *CONTROLS, api_name="/explore")
     message = str(info.value)

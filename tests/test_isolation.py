@@ -18,7 +18,6 @@ again.")`` and the browser client shows the same. Nothing is queued for a refuse
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import sys
@@ -29,8 +28,6 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import httpx
 import numpy as np
 import pytest
-import torch
-from gradio_client import Client
 from gradio_client.utils import QueueError
 
 import app
@@ -45,7 +42,7 @@ from explorer.views import (
 )
 from explorer.zoo import NAME_RE
 from tests.plotdata import decode_array, figure_json
-from tests.server import free_port
+from tests.server import local_client, serve  # noqa: F401  (fixture)
 
 N_REQUESTS = 200
 N_THREADS = 12
@@ -54,31 +51,6 @@ BURST_DEADLINE_S = 150  # generous for a busy 2-core box; a healthy run takes ~2
 WORDS = ("the a cat dog sat on mat and ran to park Lily Ben saw big red ball it was happy "
          "because they were tired . , ! ? she he said home time go 42 1999 🙂 👩‍💻 中文 é "
          "naïve مرحبا <b> & $").split()
-
-
-def local_client(url: str) -> Client:
-    """A gradio Client for our plain-HTTP 127.0.0.1 server. ``ssl_verify=False`` only skips
-    loading the CA bundle that httpx otherwise parses on *every* request (~70 ms of CPU
-    each on this box, most of a request's cost); no TLS is involved on http://."""
-    return Client(url, verbose=False, ssl_verify=False)
-
-
-@pytest.fixture(scope="module")
-def resources():
-    torch.set_num_threads(1)
-    return app.load_resources()
-
-
-@contextlib.contextmanager
-def serve(demo, **queue):
-    demo.queue(**queue)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, max_file_size="1kb", show_error=False)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
 
 
 # --- what a response is, decoded --------------------------------------------------------------
@@ -185,7 +157,7 @@ def test_concurrent_students_each_get_exactly_their_own_result(resources, monkey
 
     patch_explore(monkeypatch, counted)
     demo = app.build_app(tok, zoo)
-    with serve(demo, default_concurrency_limit=16, max_size=None) as url:
+    with serve(demo, dict(default_concurrency_limit=16, max_size=None)) as url:
         counter = iter(range(N_REQUESTS))
 
         def next_index():
@@ -272,7 +244,7 @@ def test_a_burst_beyond_the_queue_gets_queue_full_and_the_server_stays_responsiv
 
     patch_explore(monkeypatch, held)
     demo = app.build_app(tok, zoo)
-    with serve(demo, default_concurrency_limit=1, max_size=max_size) as url:
+    with serve(demo, dict(default_concurrency_limit=1, max_size=max_size)) as url:
         base = url + "gradio_api"
         try:
             hold = join(base, "HOLD")

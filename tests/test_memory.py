@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import torch
 
-import app
 from explorer.capture import _ACTIVE_CACHE, run_with_cache
 from explorer.views import (
     HEADS,
@@ -71,12 +70,6 @@ def hook_count(models) -> int:
     global_hooks = sum(len(getattr(nn_module, name, {})) for name in (
         "_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks"))
     return per_module + global_hooks
-
-
-@pytest.fixture(scope="module")
-def resources():
-    torch.set_num_threads(1)
-    return app.load_resources()
 
 
 def random_request(rng: random.Random, long: bool = False) -> tuple[str, list]:
