@@ -58,10 +58,21 @@ class Zoo:
 
 
 def read_manifest(directory: Path) -> dict[str, str]:
+    """``{file name: sha256}``; empty when the manifest is absent or unreadable, so every
+    checkpoint is then refused as "not listed" (with a log line) instead of stopping the app."""
     path = directory / "manifest.json"
     if not path.exists():
         return {}
-    return json.loads(path.read_text())["files"]
+    try:
+        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+            raise ValueError("'files' is not a mapping of names to sha256 strings")
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        log.error("checkpoints/manifest.json is unreadable (%s): no checkpoint can be "
+                  "verified, so none is loaded; regenerate it with "
+                  "`python -m explorer.evaluate --write-index`", exc)
+        return {}
+    return files
 
 
 def untrained_model(vocab_size: int, seed: int = 0) -> Transformer:

@@ -219,6 +219,18 @@ def test_a_damaged_checkpoint_is_skipped_and_the_rest_still_loads(tmp_path, capl
     torch.testing.assert_close(zoo.models[GOOD](tokens), reference(tokens), rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("text", ["{not json", '{"files": [1, 2]}', '{"other": {}}', "\xff\xfe"])
+def test_an_unreadable_manifest_refuses_every_checkpoint_without_crashing(tmp_path, caplog,
+                                                                          text):
+    directory = tiny_zoo_dir(tmp_path)
+    (directory / "manifest.json").write_bytes(text.encode("latin-1"))
+    with caplog.at_level(logging.WARNING, logger="explorer.zoo"):
+        zoo = load_zoo(directory, vocab_size=VOCAB)
+    assert zoo.untrained and set(zoo.unavailable) == {BAD, GOOD}
+    assert all("not listed in manifest" in why for why in zoo.unavailable.values())
+    assert any("manifest.json is unreadable" in r.getMessage() for r in caplog.records)
+
+
 def test_vocabulary_mismatch_is_skipped_with_a_reason(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="explorer.zoo"):
         zoo = load_zoo(tiny_zoo_dir(tmp_path), vocab_size=VOCAB + 1)
