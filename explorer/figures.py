@@ -1,11 +1,15 @@
 """Plotly figures of captured attention: pure functions of numpy arrays and token strings.
 
-Builders (all return a ``plotly.graph_objects.Figure`` that ``gr.Plot`` accepts):
+Every builder comes twice: ``*_spec`` returns the figure as a plain dict (``{"data": [...],
+"layout": {...}}``, numpy arrays inside) for the live path, which writes it to JSON with
+:func:`explorer.plotly_json.to_json`; the plain name returns the same figure as a
+``plotly.graph_objects.Figure`` for ``gr.Plot`` and for callers that edit figures.
 
-* :func:`attention_grid` -- every layer x head as a small heatmap, one shared 0..1
-  colour scale; the live, per-keystroke figure, so it is built the fast way;
-* :func:`head_heatmap` -- one head large, with raw/scaled scores and the mask in
-  the hover;
+* :func:`attention_grid` -- every layer x head as a small heatmap (one subplot each), one
+  shared 0..1 colour scale (the Explore tab draws the lighter
+  :func:`explorer.live_figures.attention_mosaic_spec` instead);
+* :func:`head_heatmap` -- one head large, with raw/scaled scores in the hover and the
+  mask drawn as one grey path;
 * :func:`head_view` -- BertViz-style lines from query tokens to key tokens;
 * :func:`predictions_bar` -- top-k next-token probabilities, optionally against a
   second set drawn as outline bars;
@@ -111,11 +115,11 @@ def _title_annotation(title: str) -> dict:
     }
 
 
-def _figure(data: list[dict], layout: dict) -> go.Figure:
+def _figure(spec: dict) -> go.Figure:
     # _validate=False: skip plotly.py's per-property validation, which costs more
     # than everything else together. tests/test_figures.py rebuilds every figure
     # with validation on, so a misspelt key cannot slip through.
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
+    return go.Figure(spec, _validate=False)
 
 
 def _token_axis(labels: list[str], *, show: bool, theme: Theme) -> dict:
@@ -207,13 +211,13 @@ def _highlight(index: int, theme: Theme) -> tuple[dict, dict]:
     return shape, {"font": {"size": 11, "color": theme.accent}}
 
 
-def attention_grid(
+def attention_grid_spec(
     patterns: np.ndarray,
     tokens: Sequence[str],
     *,
     theme: str | Theme = "light",
     selected: tuple[int, int] | None = None,
-) -> go.Figure:
+) -> dict:
     """All heads of all layers: rows = layers, columns = heads, query on y (top to
     bottom), key on x, one colour scale fixed to 0..1.
 
@@ -250,7 +254,7 @@ def attention_grid(
         titles[sel].update(patch, text=f"<b>{titles[sel]['text']}</b>")
         layout["shapes"] = [shape]
     layout["annotations"] = titles
-    return _figure(data, layout)
+    return {"data": data, "layout": layout}
 
 
 def attention_grid_reference(
@@ -301,7 +305,7 @@ def attention_grid_reference(
 # --------------------------------------------------------------------------- one head
 
 
-def head_heatmap(
+def head_heatmap_spec(
     pattern: np.ndarray,
     tokens: Sequence[str],
     *,
@@ -310,14 +314,16 @@ def head_heatmap(
     mask: np.ndarray | None = None,
     title: str = "",
     theme: str | Theme = "light",
-) -> go.Figure:
+) -> dict:
     """One head, large: ``pattern`` ``[T, T]`` (query rows, key columns).
 
     Hover shows query and key token, the weight and, when given, the raw score
-    (``scores``, q.kᵀ) and the scaled score (``scaled``, before the mask).
-    ``mask`` (bool ``[T, T]``, True = blocked; e.g. ``np.isneginf(hook_masked)``)
-    marks masked cells: they are drawn in a neutral grey and their hover says
-    "masked". Without ``mask``, a weight of exactly 0 is taken as masked.
+    (``scores``, q.kᵀ) and the scaled score (``scaled``, before the mask), carried once
+    as ``customdata`` ``[T, T, 2]``. ``mask`` (bool ``[T, T]``, True = blocked; e.g.
+    ``np.isneginf(hook_masked)``) marks masked cells: one grey path shape covers them
+    (a few bytes per row instead of a second ``[T, T]`` trace); their hover still gives
+    weight 0 and the scores the mask threw away. Without ``mask``, a weight of exactly 0
+    is taken as masked.
     """
     p = _f32(pattern, 2, "pattern")
     n_tok = _check_square(p, tokens, "pattern")
@@ -328,27 +334,16 @@ def head_heatmap(
 
     extras = [(name, _f32(arr, 2, name)) for name, arr in (("raw score", scores),
                                                            ("scaled", scaled)) if arr is not None]
-    customdata = np.stack([arr for _, arr in extras], axis=-1) if extras else None
-    where = "query %{y:d}: %{y}<br>key %{x:d}: %{x}<br>"
     score_lines = "".join(f"<br>{name} %{{customdata[{i}]:.3f}}"
                           for i, (name, _) in enumerate(extras))
-
     weights = {
-        "type": "heatmap", "z": np.where(blocked, np.float32(np.nan), p),
-        "coloraxis": "coloraxis", "name": "weight", "hoverongaps": False,
-        "hovertemplate": where + "weight %{z:.4f}" + score_lines + "<extra></extra>",
+        "type": "heatmap", "z": p, "coloraxis": "coloraxis", "name": "weight",
+        "hovertemplate": ("query %{y:d}: %{y}<br>key %{x:d}: %{x}<br>weight %{z:.4f}"
+                          + score_lines + "<extra></extra>"),
     }
+    if extras:
+        weights["customdata"] = np.stack([arr for _, arr in extras], axis=-1)
     data = [weights]
-    if blocked.any():  # NaN above -> a gap; this trace fills exactly those cells
-        data.append({
-            "type": "heatmap", "z": np.where(blocked, np.float32(1), np.float32(np.nan)),
-            "colorscale": [[0, th.masked], [1, th.masked]], "showscale": False,
-            "name": "masked", "hoverongaps": False,
-            "hovertemplate": where + "masked (weight 0)" + score_lines + "<extra></extra>",
-        })
-    if customdata is not None:
-        for trace in data:
-            trace["customdata"] = customdata
 
     labels = axis_labels(tokens)
     show = n_tok <= HEATMAP_TICK_LIMIT
@@ -365,22 +360,52 @@ def head_heatmap(
     )
     if title:
         layout["annotations"] = [_title_annotation(title)]
-    return _figure(data, layout)
+    if blocked.any():
+        layout["shapes"] = [{"type": "path", "path": mask_path(blocked), "xref": "x",
+                             "yref": "y", "layer": "above", "fillcolor": th.masked,
+                             "line": {"width": 0}}]
+    return {"data": data, "layout": layout}
+
+
+def mask_path(blocked: np.ndarray) -> str:
+    """SVG path (data coordinates, cell i spans i-0.5..i+0.5) covering the True cells of a
+    bool ``[T, T]`` mask: one rectangle per run of masked keys in each query row."""
+    padded = np.zeros((blocked.shape[0], blocked.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = blocked
+    edges = np.diff(padded, axis=1)  # +1 where a run starts, -1 after it ends
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)  # same row-major order as the starts
+    return "".join(f"M{k0 - 0.5},{q - 0.5}H{k1 - 0.5}V{q + 0.5}H{k0 - 0.5}Z"
+                   for q, k0, k1 in zip(rows.tolist(), starts.tolist(), ends.tolist(),
+                                        strict=True))
 
 
 # --------------------------------------------------------------------------- head view
 
 
 def _segments(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x, y for len(q) line segments (0, q) -> (1, k), NaN-separated (a gap in Plotly)."""
+    """x, y for len(q) line segments (0, q) -> (1, k). Every third point has y = NaN,
+    which Plotly draws as a gap whatever its x, so x fits in uint8 (3 bytes a segment)."""
     n = len(q)
-    x = np.tile(np.array([0.0, 1.0, np.nan], dtype=np.float32), n)
+    x = np.tile(np.array([0, 1, 0], dtype=np.uint8), n)
     y = np.full(3 * n, np.nan, dtype=np.float32)
     y[0::3], y[1::3] = q, k
     return x, y
 
 
-def head_view(
+def strongest_keys(patterns: np.ndarray, threshold: float, top_k: int | None) -> np.ndarray:
+    """bool ``[..., T, T]``: weights >= ``threshold`` that are also among the ``top_k``
+    largest of their query row (``top_k`` None: every weight >= threshold)."""
+    keep = patterns >= threshold
+    if top_k is not None and top_k < patterns.shape[-1]:
+        top = np.argpartition(-patterns, top_k - 1, axis=-1)[..., :top_k]
+        in_top = np.zeros_like(keep)
+        np.put_along_axis(in_top, top, True, axis=-1)
+        keep &= in_top
+    return keep
+
+
+def head_view_spec(
     patterns_layer: np.ndarray,
     tokens: Sequence[str],
     *,
@@ -388,13 +413,16 @@ def head_view(
     theme: str | Theme = "light",
     threshold: float = LINE_THRESHOLD,
     title: str = "",
-) -> go.Figure:
+    top_k: int | None = None,
+) -> dict:
     """BertViz-style lines for one layer: ``patterns_layer`` ``[n_heads, T, T]``.
 
     Query tokens on the left, key tokens on the right, a line for every weight
-    >= ``threshold``; width and opacity grow with the weight (4 buckets), one
-    colour per head, each head toggled by its legend entry. A head is a handful
-    of Scatter traces with NaN-separated segments, not a trace per line.
+    >= ``threshold`` (and, with ``top_k``, only each query's ``top_k`` strongest: at
+    long sentences the rest is an unreadable fan that costs bytes and drawing time);
+    width and opacity grow with the weight (4 buckets), one colour per head, each head
+    toggled by its legend entry. A head is a handful of Scatter traces with
+    NaN-separated segments, not a trace per line.
     """
     p = _f32(patterns_layer, 3, "patterns_layer")
     n_heads = p.shape[0]
@@ -404,6 +432,7 @@ def head_view(
     if any(not 0 <= h < n_heads for h in head_ids):
         raise ValueError(f"heads={head_ids} outside 0..{n_heads - 1}")
 
+    keep = strongest_keys(p, threshold, top_k)
     data: list[dict] = []
     for h in head_ids:
         colour = th.heads[h % len(th.heads)]  # by head id: toggling never recolours
@@ -414,7 +443,7 @@ def head_view(
         data.append({"type": "scatter", "mode": "lines", "x": [None], "y": [None], "name": group,
                      "legendgroup": group, "showlegend": True,
                      "line": {"color": colour, "width": 4}})
-        q, k = np.nonzero(p[h] >= threshold)
+        q, k = np.nonzero(keep[h])
         buckets = np.digitize(p[h][q, k], _BIN_EDGES)
         for b, (width, opacity) in enumerate(zip(_BIN_WIDTHS, _BIN_OPACITY, strict=True)):
             sel = buckets == b
@@ -457,7 +486,7 @@ def head_view(
     if title:  # title top left, legend moves to the top right
         layout["annotations"].append(_title_annotation(title))
         layout["legend"].update(x=1, xanchor="right")
-    return _figure(data, layout)
+    return {"data": data, "layout": layout}
 
 
 # --------------------------------------------------------------------------- predictions
@@ -475,7 +504,7 @@ def _keyed(preds: Sequence[Prediction]) -> list[tuple[tuple[str, int], float]]:
     return out
 
 
-def predictions_bar(
+def predictions_bar_spec(
     preds: Sequence[Prediction],
     *,
     title: str = "",
@@ -483,7 +512,7 @@ def predictions_bar(
     compare: Sequence[Prediction] | None = None,
     name: str = "now",
     compare_name: str = "as trained",
-) -> go.Figure:
+) -> dict:
     """Top-k next tokens as horizontal bars, most likely on top.
 
     ``preds``: ``[(token_text, probability), ...]``. ``compare`` (e.g. the
@@ -535,4 +564,28 @@ def predictions_bar(
     )
     if title:
         layout["annotations"] = [_title_annotation(title)]
-    return _figure(data, layout)
+    return {"data": data, "layout": layout}
+
+
+# --------------------------------------------------------------------------- as go.Figure
+
+
+def attention_grid(*args, **kwargs) -> go.Figure:
+    """:func:`attention_grid_spec` as a ``go.Figure`` (what ``gr.Plot`` and callers that
+    edit the figure, e.g. ``compare_figures.mark_heads_off``, take)."""
+    return _figure(attention_grid_spec(*args, **kwargs))
+
+
+def head_heatmap(*args, **kwargs) -> go.Figure:
+    """:func:`head_heatmap_spec` as a ``go.Figure``."""
+    return _figure(head_heatmap_spec(*args, **kwargs))
+
+
+def head_view(*args, **kwargs) -> go.Figure:
+    """:func:`head_view_spec` as a ``go.Figure``."""
+    return _figure(head_view_spec(*args, **kwargs))
+
+
+def predictions_bar(*args, **kwargs) -> go.Figure:
+    """:func:`predictions_bar_spec` as a ``go.Figure``."""
+    return _figure(predictions_bar_spec(*args, **kwargs))

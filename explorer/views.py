@@ -1,7 +1,8 @@
 """What the explorer page shows for one request: control values in, figures and text out.
 
-The UI (``app.py``) only declares components and wires their events to
-:func:`explore`; this module turns the control values into a checkpoint choice
+The UI (``ui/explore_tab.py``) only declares components and wires their events to
+:func:`explore_live` (per keystroke) and :func:`explore` (the ``/explore`` API); this
+module turns the control values into a checkpoint choice
 and :class:`~explorer.settings.AttentionSettings`, runs
 :func:`~explorer.analysis.analyse` and builds the figures. No gradio here, and
 no user text ever goes into Markdown: tokens reach the student only through
@@ -17,6 +18,8 @@ import plotly.graph_objects as go
 
 from explorer import figures
 from explorer.analysis import Analysis, analyse
+from explorer.live_figures import attention_mosaic_spec
+from explorer.plotly_json import plot_value
 from explorer.settings import AttentionSettings
 from explorer.stats import EXPLANATIONS, HeadStats, classify
 from explorer.tokenizer import Tokenizer
@@ -132,32 +135,103 @@ def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
     return text
 
 
-def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreResult:
-    """The whole live update: analysis plus every figure the explorer shows."""
+HEAD_VIEW_ALL_KEYS_UP_TO = 16  # tokens; longer sentences draw each query's strongest keys
+HEAD_VIEW_TOP_K = 3
+
+
+@dataclass
+class _Run:
+    """One analysed request, shared by the two ways of drawing it."""
+
+    result: Analysis
+    name: str
+    causal: bool
+    layer: int
+    head: int
+    theme: str
+
+    @property
+    def top_k(self) -> int | None:
+        return None if len(self.result.tokens) <= HEAD_VIEW_ALL_KEYS_UP_TO else HEAD_VIEW_TOP_K
+
+
+def _run(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> _Run | tuple[str, str]:
+    """The analysis of one request, or (status, head table) when there is nothing to draw."""
     name = controls.checkpoint()
     model = zoo.get(name)
     if model is None:
-        return ExploreResult(None, None, None, None, "⚠️ " + zoo.why_missing(name), "")
+        return "⚠️ " + zoo.why_missing(name), ""
+    text = "" if text is None else str(text)  # a hand-made request may send anything
+    if not text.strip():
+        return EMPTY_STATE, ""
     config = model.config
     layer = min(max(controls.layer, 0), config.n_layers - 1)
     head = min(max(controls.head, 0), config.n_heads - 1)
-    if not (text or "").strip():
-        return ExploreResult(None, None, None, None, EMPTY_STATE, "")
     result = analyse(model, tok, text, controls.settings(), layer=layer)
-    theme = controls.theme
-    tokens = result.tokens
-    grid = figures.attention_grid(result.patterns, tokens, theme=theme, selected=(layer, head))
-    big = figures.head_heatmap(result.patterns[layer, head], tokens, scores=result.scores[head],
-                               scaled=result.scaled[head], mask=result.blocked[head],
-                               theme=theme,
-                               title=f"Layer {layer}, head {head}")
-    lines = figures.head_view(result.patterns[layer], tokens, theme=theme,
-                              title=f"Layer {layer}: who looks at whom")
-    where = "next word" if config.causal else "the [mask]"
-    preds = None
-    if result.predictions:
-        preds = figures.predictions_bar(result.predictions, theme=theme,
-                                        title=f"Model's guesses for {where}",
-                                        compare=result.baseline_predictions)
-    return ExploreResult(grid, big, lines, preds, status_text(result, name, zoo),
-                         head_table(result.stats, layer, head, result.baseline_stats))
+    return _Run(result, name, config.causal, layer, head, controls.theme)
+
+
+def _figure_args(run: _Run) -> dict:
+    """Keyword arguments of the four builders, the same for both ways of drawing."""
+    r, layer, head, theme = run.result, run.layer, run.head, run.theme
+    where = "next word" if run.causal else "the [mask]"
+    return {
+        "grid": dict(patterns=r.patterns, tokens=r.tokens, theme=theme, selected=(layer, head)),
+        "head": dict(pattern=r.patterns[layer, head], tokens=r.tokens, scores=r.scores[head],
+                     scaled=r.scaled[head], mask=r.blocked[head], theme=theme,
+                     title=f"Layer {layer}, head {head}"),
+        "lines": dict(patterns_layer=r.patterns[layer], tokens=r.tokens, theme=theme,
+                      title=f"Layer {layer}: who looks at whom", top_k=run.top_k),
+        "predictions": dict(preds=r.predictions, theme=theme,
+                            title=f"Model's guesses for {where}",
+                            compare=r.baseline_predictions) if r.predictions else None,
+    }
+
+
+def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreResult:
+    """The whole update as ``go.Figure`` objects, the straightforward way: the ``/explore``
+    API and the reference the live path (:func:`explore_live`) is tested against."""
+    run = _run(zoo, tok, text, controls)
+    if not isinstance(run, _Run):
+        return ExploreResult(None, None, None, None, *run)
+    args = _figure_args(run)
+    preds = args["predictions"]
+    return ExploreResult(figures.attention_grid(**args["grid"]),
+                         figures.head_heatmap(**args["head"]),
+                         figures.head_view(**args["lines"]),
+                         None if preds is None else figures.predictions_bar(**preds),
+                         status_text(run.result, run.name, zoo),
+                         head_table(run.result.stats, run.layer, run.head,
+                                    run.result.baseline_stats))
+
+
+@dataclass
+class LiveResult:
+    """What the Explore tab sends per keystroke: each figure already as the value
+    ``gr.Plot`` sends (``{"type": "plotly", "plot": json}``) or None, so the event runs
+    with ``postprocess=False``; the grid is the light mosaic (:mod:`explorer.live_figures`)."""
+
+    grid: dict | None
+    head: dict | None
+    lines: dict | None
+    predictions: dict | None
+    status: str
+    head_table: str
+
+
+def explore_live(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveResult:
+    """The live update: the same analysis as :func:`explore`, drawn as plain dicts and
+    written by :func:`explorer.plotly_json.to_json` (no ``go.Figure`` anywhere)."""
+    run = _run(zoo, tok, text, controls)
+    if not isinstance(run, _Run):
+        return LiveResult(None, None, None, None, *run)
+    args = _figure_args(run)
+    preds = args["predictions"]
+    return LiveResult(plot_value(attention_mosaic_spec(**args["grid"])),
+                      plot_value(figures.head_heatmap_spec(**args["head"])),
+                      plot_value(figures.head_view_spec(**args["lines"])),
+                      None if preds is None else plot_value(
+                          figures.predictions_bar_spec(**preds)),
+                      status_text(run.result, run.name, zoo),
+                      head_table(run.result.stats, run.layer, run.head,
+                                 run.result.baseline_stats))

@@ -242,26 +242,46 @@ def test_gr_plot_accepts_figures_and_ships_float32_typed_arrays():
 # --------------------------------------------------------------------------- one head
 
 
-def test_head_heatmap_hover_has_scores_and_marks_masked_cells():
+def _path_cells(path: str, n: int) -> np.ndarray:
+    """The cells a head_heatmap mask path covers (its rectangles filled), as bool [n, n]."""
+    import re
+
+    covered = np.zeros((n, n), dtype=bool)
+    for x0, y0, x1, y1 in re.findall(r"M(-?[\d.]+),(-?[\d.]+)H(-?[\d.]+)V(-?[\d.]+)H", path):
+        q0, q1 = int(float(y0) + 0.5), int(float(y1) + 0.5)
+        k0, k1 = int(float(x0) + 0.5), int(float(x1) + 0.5)
+        assert not covered[q0:q1, k0:k1].any(), "rectangles overlap"
+        covered[q0:q1, k0:k1] = True
+    return covered
+
+
+@pytest.mark.parametrize("mask", ["causal", "random", "none"])
+def test_head_heatmap_hover_has_scores_and_marks_masked_cells(mask):
     p = causal_patterns((6, 6))
     rng = np.random.default_rng(3)
     scores = rng.normal(size=(6, 6)).astype(np.float32)
     scaled = (scores / np.sqrt(8)).astype(np.float32)
-    mask = np.triu(np.ones((6, 6), dtype=bool), 1)
-    fig = F.head_heatmap(p, list("abcdef"), scores=scores, scaled=scaled, mask=mask)
-    weights, masked = fig.data
-    np.testing.assert_array_equal(np.isnan(weights.z), mask)
-    np.testing.assert_array_equal(weights.z[~mask], p[~mask])
-    np.testing.assert_array_equal(np.isnan(masked.z), ~mask)
+    blocked = {"causal": np.triu(np.ones((6, 6), dtype=bool), 1),
+               "random": rng.random((6, 6)) < 0.4, "none": np.zeros((6, 6), bool)}[mask]
+    fig = F.head_heatmap(p, list("abcdef"), scores=scores, scaled=scaled, mask=blocked)
+    (weights,) = fig.data  # the scores travel once, in this one trace
+    np.testing.assert_array_equal(weights.z, p)
     np.testing.assert_array_equal(weights.customdata, np.stack([scores, scaled], -1))
     for needle in ("%{y}", "%{x}", "%{z:.4f}", "raw score %{customdata[0]",
                    "scaled %{customdata[1]"):
         assert needle in weights.hovertemplate
-    assert "masked" in masked.hovertemplate
     assert weights.coloraxis == "coloraxis" and fig.layout.coloraxis.cmax == 1
-    # No mask given: exact zeros are taken as masked; no zeros, no mask trace.
-    assert len(F.head_heatmap(p, list("abcdef")).data) == 2
-    assert len(F.head_heatmap(np.full((3, 3), 1 / 3), list("abc")).data) == 1
+    shapes = fig.layout.shapes
+    if mask == "none":
+        assert not shapes
+    else:  # one grey path covers exactly the masked cells
+        (shape,) = shapes
+        assert shape.type == "path" and shape.fillcolor == F.get_theme("light").masked
+        np.testing.assert_array_equal(_path_cells(shape.path, 6), blocked)
+    # No mask given: exact zeros are taken as masked; no zeros, no mask shape.
+    np.testing.assert_array_equal(
+        _path_cells(F.head_heatmap(p, list("abcdef")).layout.shapes[0].path, 6), p == 0)
+    assert not F.head_heatmap(np.full((3, 3), 1 / 3), list("abc")).layout.shapes
     assert "customdata" not in F.head_heatmap(p, list("abcdef")).data[0].hovertemplate
 
 
@@ -275,7 +295,7 @@ def _segments(fig):
         if trace.mode != "lines" or trace.showlegend:
             continue
         x, y = np.asarray(trace.x, float), np.asarray(trace.y, float)
-        assert np.isnan(x[2::3]).all() and np.isnan(y[2::3]).all()
+        assert np.isnan(y[2::3]).all()  # the gap between segments (x is uint8)
         assert (x[0::3] == 0).all() and (x[1::3] == 1).all()
         out += [(trace.name, int(q), int(k)) for q, k in zip(y[0::3], y[1::3], strict=True)]
     return out
@@ -291,6 +311,22 @@ def test_head_view_draws_only_weights_above_threshold():
     assert set(segs) == expected
     line_traces = [t for t in fig.data if t.mode == "lines"]
     assert len(line_traces) <= 4 * 5  # a few traces per head, not one per line
+
+
+def test_head_view_top_k_keeps_each_querys_strongest_keys():
+    p = causal_patterns((2, 12, 12), seed=7)
+    fig = F.head_view(p, [f"t{i}" for i in range(12)], top_k=3)
+    segs = set(_segments(fig))
+    expected = set()
+    for h in range(2):
+        for q in range(12):
+            strongest = np.argsort(-p[h, q], kind="stable")[:3]
+            expected |= {(f"head {h}", q, int(k)) for k in strongest
+                         if p[h, q, k] >= F.LINE_THRESHOLD}
+    assert segs == expected
+    assert set(_segments(F.head_view(p, [str(i) for i in range(12)], top_k=12))) == {
+        (f"head {h}", q, k) for h, q, k in zip(*np.nonzero(p >= F.LINE_THRESHOLD),
+                                               strict=True)}
 
 
 def test_head_view_has_one_legend_entry_per_head():
