@@ -21,6 +21,8 @@ from torch import nn
 
 from explorer.config import ModelConfig
 
+TOKEN_INIT_STD = 0.02  # explorer.model initialises W_E (and W_pos) with this std
+
 
 class NoPositionalEncoding(nn.Module):
     """Adds nothing: attention alone cannot tell word order apart (a bag of tokens,
@@ -55,6 +57,15 @@ def sinusoidal_table(n: int, d_model: int) -> torch.Tensor:
 
 
 class SinusoidalEncoding(NoPositionalEncoding):
+    """The fixed table times one learned scalar. Why the scalar: each row of the table has
+    norm sqrt(d_model/2) (8 at d_model 128) while token embeddings start near 0.02 per
+    entry, so the raw table drowns out which word is where and the model learns far more
+    slowly. Measured on the default recipe, val loss after 100 steps: raw table 5.99,
+    scale starting at d_model^-0.5 (x-transformers' ScaledSinusoidalEmbedding) 5.31,
+    scale starting so the entries match the token embeddings (below) 4.61; learned
+    positions 4.56, rotary 4.42. (The 2017 paper multiplies the token embeddings by
+    sqrt(d_model) instead.) Training then moves the scale."""
+
     kind = "sinusoidal"
 
     def __init__(self, config: ModelConfig) -> None:
@@ -62,9 +73,11 @@ class SinusoidalEncoding(NoPositionalEncoding):
         # Not a parameter and not saved: the formula rebuilds it exactly.
         self.register_buffer("table", sinusoidal_table(config.n_ctx, config.d_model),
                              persistent=False)  # [n_ctx, d_model]
+        # Table entries have rms 1/sqrt(2); start them at the token embeddings' 0.02.
+        self.scale = nn.Parameter(torch.tensor(TOKEN_INIT_STD * math.sqrt(2.0)))  # [] learned
 
     def embed_table(self, n: int) -> torch.Tensor:
-        return self.table[:n]
+        return self.table[:n] * self.scale
 
 
 class LearnedEncoding(NoPositionalEncoding):

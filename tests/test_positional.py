@@ -2,6 +2,7 @@
 
 import math
 
+import pytest
 import torch
 
 from explorer.capture import run_with_cache
@@ -18,10 +19,23 @@ def test_sinusoidal_matches_the_formula():
             assert math.isclose(table[pos, 2 * i + 1].item(), math.cos(angle), abs_tol=1e-6)
 
 
-def test_sinusoidal_model_adds_the_table():
+def test_sinusoidal_model_adds_the_table_times_its_learned_scale():
     model = tiny_model(pos_encoding="sinusoidal")
+    assert model.pos.scale.item() == pytest.approx(0.02 * 2 ** 0.5)  # entries rms 0.02
+    with torch.no_grad():
+        model.pos.scale.fill_(0.5)  # as if training had moved it
     _, cache = run_with_cache(model, torch.arange(6), names="hook_pos_embed")
-    torch.testing.assert_close(cache["hook_pos_embed"], sinusoidal_table(6, 32))
+    torch.testing.assert_close(cache["hook_pos_embed"], 0.5 * sinusoidal_table(6, 32))
+    assert "pos.scale" in dict(model.named_parameters())  # trained and saved with the model
+
+
+def test_sinusoidal_table_starts_as_large_as_the_token_embeddings():
+    """Unscaled, the table (entries of size ~0.7) would drown the words (~0.02) and the
+    model learned far more slowly; see SinusoidalEncoding's docstring for the numbers."""
+    model = tiny_model(pos_encoding="sinusoidal", n_ctx=128, d_model=128)
+    table_rms = model.pos.embed_table(128).detach().pow(2).mean().sqrt().item()
+    token_rms = model.W_E.weight.detach().pow(2).mean().sqrt().item()
+    assert table_rms == pytest.approx(token_rms, rel=0.1)
 
 
 def test_learned_table_is_used():
