@@ -17,8 +17,9 @@ def _clock(seconds: float) -> str:
 
 class Progress:
     def __init__(self, total: int, tokens_per_step: int, quiet: bool = False, start: int = 0,
-                 stream=None) -> None:
+                 stream=None, unit: str = "tok") -> None:
         self.total, self.tokens_per_step, self.quiet = total, tokens_per_step, quiet
+        self.unit = unit  # what tokens_per_step counts: "tok", or e.g. "sentences"
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
         self.start_step, self.t0 = start, time.perf_counter()
@@ -33,7 +34,7 @@ class Progress:
         filled = int(width * step / self.total)
         bar = "#" * filled + "." * (width - filled)
         return (f"[{bar}] {step}/{self.total} loss {loss:.3f} "
-                f"{rate:,.0f} tok/s elapsed {_clock(elapsed)} ETA {_clock(eta)}")
+                f"{rate:,.0f} {self.unit}/s elapsed {_clock(elapsed)} ETA {_clock(eta)}")
 
     def update(self, step: int, loss: float) -> None:
         if self.quiet:
