@@ -4,7 +4,9 @@
 every model of ``explorer.zoo_build``) hashes every weight file and the tokenizer
 into the manifest the app checks at start-up, and writes a README from the
 cards (``NAME.json``) and evaluations (``eval/NAME.json``): provenance, one table
-row per checkpoint, the command that rebuilt each, sizes, and what emerged.
+row per language model, the command that rebuilt each, sizes, and what emerged; then
+"Other transformers" (the classifier, the encoder-decoder: any card whose task is not
+``lm``) with their held-out accuracy from ``eval/NAME.json``.
 Everything is sorted and carries no timestamps, so the same files give the same
 text.
 """
@@ -64,21 +66,91 @@ def _head(best: dict) -> str:
     return f"L{best['layer']}H{best['head']} {best['score']:.2f}"
 
 
+def task_of(card: dict) -> str:
+    """"lm", "classify", "seq2seq", ...: the card's own word, else its config's."""
+    return str(card.get("task") or card.get("config", {}).get("task") or "lm")
+
+
+def _eval_for(directory: Path, name: str, card: dict) -> dict | None:
+    """``eval/NAME.json``, or None when missing or measured on other weights than the card's."""
+    path = directory / "eval" / f"{name}.json"
+    result = json.loads(path.read_text()) if path.exists() else None
+    if result and result.get("weights_sha256", card.get("weights_sha256")) != card.get(
+            "weights_sha256"):
+        return None
+    return result
+
+
 def _load(directory: Path) -> tuple[dict[str, dict], dict[str, dict | None]]:
-    """(cards, evals) by checkpoint name; an eval of other weights than the card's is None."""
+    """(cards, evals) of the language models by name; an eval of other weights is None."""
     cards, evals = {}, {}
     for path in sorted(directory.glob("*.safetensors")):
         name = path.stem
         card_path = directory / f"{name}.json"
         if not NAME_RE.match(name) or not card_path.exists():
             continue
-        cards[name] = json.loads(card_path.read_text())
-        eval_path = directory / "eval" / f"{name}.json"
-        result = json.loads(eval_path.read_text()) if eval_path.exists() else None
-        if result and result.get("weights_sha256") != cards[name].get("weights_sha256"):
-            result = None  # computed from older weights: not shown
+        card = json.loads(card_path.read_text())
+        if task_of(card) != "lm":
+            continue
+        cards[name] = card
+        result = _eval_for(directory, name, card)
+        if result is not None and "weights_sha256" not in result:
+            result = None  # a language model's eval always names its weights
         evals[name] = result
     return cards, evals
+
+
+def load_others(directory: Path) -> dict[str, tuple[dict, dict | None]]:
+    """Every checkpoint with a card whose task is not "lm": name -> (card, eval or None)."""
+    out = {}
+    for path in sorted(directory.glob("*.safetensors")):
+        card_path = path.with_suffix(".json")
+        if not card_path.exists():
+            continue
+        card = json.loads(card_path.read_text())
+        if task_of(card) != "lm":
+            out[path.stem] = (card, _eval_for(directory, path.stem, card))
+    return out
+
+
+def _seen(card: dict) -> str:
+    for key, unit in (("examples_seen", "examples"), ("tokens_seen", "tokens")):
+        if isinstance(card.get(key), int):
+            return f"{card[key]:,} {unit}"
+    return "not recorded"
+
+
+def _layers(cfg: dict) -> str:
+    if cfg.get("n_dec_layers"):
+        return f"{cfg['n_layers']} enc + {cfg['n_dec_layers']} dec"
+    return str(cfg.get("n_layers", "?"))
+
+
+def others_section(others: dict[str, tuple[dict, dict | None]]) -> list[str]:
+    """"Other transformers": a table row per non-language-model checkpoint, then what each
+    accuracy measures and the command that rebuilds it."""
+    if not others:
+        return []
+    lines = ["## Other transformers", "",
+             "Not language models: trained by `python -m explorer.train --task TASK` on tasks "
+             "this project generates (no corpus), each measured on held-out generated data by "
+             "its trainer, from the saved fp16 weights (`eval/NAME.json`).", "",
+             "| checkpoint | task | heads | layers | positions | seen in training | "
+             "held-out accuracy |",
+             "| --- | --- | ---: | ---: | --- | ---: | ---: |"]
+    for name, (card, result) in others.items():
+        cfg = card.get("config", {})
+        acc = (f"{result['accuracy']:.1%} (n = {result['n']:,})" if result
+               and isinstance(result.get("accuracy"), (int, float)) else "not evaluated")
+        lines.append(f"| `{name}` | {task_of(card)} | {cfg.get('n_heads', '?')} | "
+                     f"{_layers(cfg)} | {cfg.get('pos_encoding', '?')} | {_seen(card)} | "
+                     f"{acc} |")
+    lines.append("")
+    for name, (card, result) in others.items():
+        what = f" Accuracy: {result['what'].rstrip('.')}." if result and result.get(
+            "what") else ""
+        lines += [f"- `{name}`: `{card.get('command') or '(not recorded)'}`.{what}"]
+    return lines + [""]
 
 
 def _probe_cell(r: dict) -> str:
@@ -236,6 +308,7 @@ def sizes_sentence(cards: dict[str, dict]) -> str:
 
 def readme(directory: Path = CHECKPOINT_DIR) -> str:
     cards, evals = _load(directory)
+    others = load_others(directory)
     files = [p for p in sorted(directory.rglob("*")) if p.is_file() and p.name != "README.md"
              and not p.name.endswith(".tmp")]
     weights = [p for p in files if p.suffix == ".safetensors" and p.parent == directory]
@@ -258,12 +331,15 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
         "history, tokens seen, corpus / tokenizer / weights sha256, the exact command.",
         "- `snapshots/NAME/step_NNNNN.safetensors`: weights saved during training, for watching "
         "attention heads form.",
-        "- `eval/NAME.json`: what `python -m explorer.evaluate NAME` measured.",
+        "- `eval/NAME.json`: what `python -m explorer.evaluate NAME` measured (for the other "
+        "transformers: the held-out accuracy their trainer measured).",
         "- `tokenizer.json`, and `manifest.json`: the sha256 of every weight file and the "
         "tokenizer, checked by the app before it loads anything.",
         "",
-        "Names are `{causal|bidir}-h{heads}-{positional encoding}`: `causal` models predict the "
-        "next word, `bidir` models fill in a masked word. " + sizes_sentence(cards),
+        "Language models are named `{causal|bidir}-h{heads}-{positional encoding}`: `causal` "
+        "models predict the next word, `bidir` models fill in a masked word. "
+        + sizes_sentence(cards) + (" The other transformers (classifier, encoder-decoder) "
+                                   "have a section of their own below." if others else ""),
         "",
         "## Provenance",
         "",
@@ -298,6 +374,7 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
               f"({sum(p.stat().st_size for p in snaps) / MB:.1f} MB); "
               f"the whole folder apart from this README: {total / MB:.1f} MB (1 MB = 10^6 "
               "bytes).", ""]
+    lines += others_section(others)
     lines += emerged_section(evals)
     return "\n".join(lines).rstrip("\n") + "\n"
 

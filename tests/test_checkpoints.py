@@ -1,11 +1,15 @@
 """The committed checkpoint folder: every checkpoint loads against the manifest, matches its
 card, is finite, small and runs on tokenizer output; nothing but safetensors, JSON and
-Markdown lives there.
+Markdown lives there. Language models (``causal-*``, ``bidir-*``) and the other transformers
+(any card whose task is not "lm": the classifier, the encoder-decoder) are checked apart;
+the others must also state a held-out accuracy in ``eval/NAME.json`` that their trainer's
+``measure`` reproduces.
 
 "Committed" means listed by ``git ls-files checkpoints`` (files a training run is still
 writing are not checked yet); outside a git checkout every file on disk counts.
 """
 
+import importlib
 import json
 import subprocess
 from pathlib import Path
@@ -13,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from explorer.checkpoint import load_model, sha256_file
+from explorer.checkpoint import build_model, load_model, sha256_file
 from explorer.config import ModelConfig
 from explorer.tokenizer import Tokenizer
 from explorer.zoo import CHECKPOINT_DIR, NAME_RE
@@ -35,7 +39,17 @@ def committed_files() -> list[Path]:
 
 
 COMMITTED = committed_files()
-CHECKPOINTS = [p for p in COMMITTED if p.suffix == ".safetensors" and p.parent == CHECKPOINT_DIR]
+TOP = [p for p in COMMITTED if p.suffix == ".safetensors" and p.parent == CHECKPOINT_DIR]
+
+
+def task_of(path: Path) -> str:
+    card = path.with_suffix(".json")
+    data = json.loads(card.read_text()) if card.exists() else {}
+    return str(data.get("task") or data.get("config", {}).get("task") or "lm")
+
+
+CHECKPOINTS = [p for p in TOP if task_of(p) == "lm"]
+OTHERS = [p for p in TOP if task_of(p) != "lm"]
 SNAPSHOTS = [p for p in COMMITTED if p.suffix == ".safetensors" and p.parent != CHECKPOINT_DIR]
 
 
@@ -55,7 +69,7 @@ def test_tokenizer_is_committed_and_in_the_manifest(tok):
     assert tok.vocab_size == 4096
     assert tok.fingerprint() == sha256_file(path)
     files = manifest()
-    if CHECKPOINTS or files:
+    if TOP or files:
         # the app checks every checkpoint against the manifest, so with any checkpoint there
         # must be one, and it lists the tokenizer
         assert files.get("tokenizer.json") == sha256_file(path)
@@ -86,6 +100,40 @@ def test_checkpoint_loads_matches_card_and_runs(path, tok):
         logits = model(torch.tensor([ids]))
     assert logits.shape == (1, len(ids), tok.vocab_size)
     assert torch.isfinite(logits).all()
+
+
+@pytest.mark.parametrize("path", OTHERS, ids=lambda p: p.stem)
+def test_other_transformer_loads_matches_card_and_reaches_its_accuracy(path, tok):
+    """A classifier / encoder-decoder: manifest hash, card, the model class its config picks,
+    finite weights, and the held-out accuracy its eval file states, measured again."""
+    assert not NAME_RE.match(path.stem), f"{path.name} uses a language-model name"
+    expected = manifest().get(path.name)
+    assert expected, f"{path.name} is not in manifest.json"
+    model = load_model(path, expected_sha256=expected)
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert card["name"] == path.stem and card["task"] == model.config.task != "lm"
+    assert ModelConfig.from_dict(card["config"]) == model.config
+    assert type(model) is type(build_model(model.config))
+    assert card["weights_sha256"] == sha256_file(path)
+    assert card["tokenizer_sha256"] == sha256_file(CHECKPOINT_DIR / "tokenizer.json")
+    assert card["command"].startswith(f"python -m explorer.train --task {card['task']}")
+    assert all(torch.isfinite(t).all() for t in model.state_dict().values())
+    eval_path = CHECKPOINT_DIR / "eval" / f"{path.stem}.json"
+    assert eval_path in COMMITTED, f"{path.stem} has no committed eval/{eval_path.name}"
+    result = json.loads(eval_path.read_text())
+    assert result["task"] == card["task"] and result["metric"] == "accuracy"
+    assert 0.0 <= result["accuracy"] <= 1.0 and result["n"] > 0 and result["what"]
+    if "weights_sha256" in result:
+        assert result["weights_sha256"] == card["weights_sha256"]
+    # The trainer module of the task (explorer.train.TASK_TRAINERS) measures it again when it
+    # offers measure(model, tok, n) -> {"accuracy": ...}.
+    from explorer.train import TASK_TRAINERS
+
+    trainer = importlib.import_module(TASK_TRAINERS[card["task"]])
+    if not hasattr(trainer, "measure"):
+        pytest.skip(f"{trainer.__name__} has no measure(); accuracy not re-measured")
+    measured = trainer.measure(model, tok, result["n"])["accuracy"]
+    assert measured == pytest.approx(result["accuracy"], abs=1e-3)
 
 
 @pytest.mark.parametrize("path", SNAPSHOTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
