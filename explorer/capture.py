@@ -54,12 +54,13 @@ class Cache(Mapping[str, torch.Tensor]):
     def interventions(self) -> tuple[str, ...]:
         return self.settings.interventions
 
-    def stack(self, suffix: str) -> torch.Tensor:
-        """All layers' ``blocks.{i}.<suffix>`` stacked on a new leading layer axis
-        (e.g. ``stack("attn.hook_pattern")`` -> ``[layer, batch, head, q, k]``)."""
+    def stack(self, suffix: str, prefix: str = "blocks.") -> torch.Tensor:
+        """All layers' ``{prefix}{i}.<suffix>`` stacked on a new leading layer axis
+        (e.g. ``stack("attn.hook_pattern")`` -> ``[layer, batch, head, q, k]``;
+        ``stack("cross_attn.hook_pattern", "dec_blocks.")`` for an encoder-decoder)."""
         layers = sorted(
-            (int(name.split(".")[1]), t) for name, t in self._tensors.items()
-            if name.startswith("blocks.") and name.endswith("." + suffix)
+            (int(name[len(prefix):].split(".")[0]), t) for name, t in self._tensors.items()
+            if name.startswith(prefix) and name.endswith("." + suffix)
         )
         if not layers:
             raise KeyError(f"no captured tensor ends with {suffix!r}")
@@ -93,10 +94,13 @@ def run_with_cache(
     settings: AttentionSettings | None = None,
     names: NameFilter = None,
     key_padding_mask: torch.Tensor | None = None,
+    **inputs: torch.Tensor | None,
 ) -> tuple[torch.Tensor, Cache]:
     """One inference forward pass on the explicit attention path.
 
     tokens: ``[batch, pos]`` int64 (a 1-D sequence is treated as batch 1).
+    ``inputs``: further tensors the model's forward takes by name (an encoder-decoder's
+    ``tgt``, ``src_padding_mask``, ...); None values are left out.
     Returns (logits ``[batch, pos, vocab]`` on CPU, Cache).
     """
     if tokens.dim() == 1:
@@ -118,10 +122,10 @@ def run_with_cache(
         for name in wanted:
             handles.append(points[name].register_forward_hook(make_hook(name)))
         device = next(model.parameters()).device
+        extra = {name: t.to(device) for name, t in
+                 {"key_padding_mask": key_padding_mask, **inputs}.items() if t is not None}
         with torch.inference_mode():
-            logits = model(tokens.to(device), settings=settings,
-                           key_padding_mask=None if key_padding_mask is None
-                           else key_padding_mask.to(device))
+            logits = model(tokens.to(device), settings=settings, **extra)
         return logits.detach().float().cpu(), cache
     finally:
         for handle in handles:

@@ -13,6 +13,11 @@ pos, d_head]`` for per-head q, k, v and outputs.
 Attention is computed explicitly (every stage visible) unless ``fused=True``,
 which calls ``F.scaled_dot_product_attention`` for training speed; with the same
 settings both paths agree (see tests/test_model.py).
+
+The same :class:`Attention` is also cross-attention (``kv=`` another sequence: queries
+from the decoder, keys and values from the encoder's output), which
+:mod:`explorer.seq2seq` builds its encoder-decoder from; there ``key_pos`` counts
+source tokens, so a pattern is ``[batch, head, target_pos, source_pos]``.
 """
 
 from __future__ import annotations
@@ -53,10 +58,10 @@ class Attention(nn.Module):
 
         self.hook_x = HookPoint()  # [batch, pos, d_model]  input X the projections read
         self.hook_q = HookPoint()  # [batch, head, pos, d_head]  X W_Q, split into heads
-        self.hook_k = HookPoint()  # [batch, head, pos, d_head]
-        self.hook_v = HookPoint()  # [batch, head, pos, d_head]
+        self.hook_k = HookPoint()  # [batch, head, key_pos, d_head]  (key_pos = pos unless kv)
+        self.hook_v = HookPoint()  # [batch, head, key_pos, d_head]
         self.hook_rot_q = HookPoint()  # [batch, head, pos, d_head]  after rotary (else = q)
-        self.hook_rot_k = HookPoint()  # [batch, head, pos, d_head]
+        self.hook_rot_k = HookPoint()  # [batch, head, key_pos, d_head]
         self.hook_scores = HookPoint()  # [batch, head, query_pos, key_pos]  q k^T, raw
         self.hook_scaled = HookPoint()  # [batch, head, query_pos, key_pos]  * scale (+ ALiBi)
         self.hook_masked = HookPoint()  # [batch, head, query_pos, key_pos]  -inf where masked
@@ -70,12 +75,13 @@ class Attention(nn.Module):
         batch, pos, _ = x.shape
         return x.view(batch, pos, self.n_heads, self.d_head).transpose(1, 2)
 
-    def _mask(self, n: int, rs: ResolvedSettings, key_padding_mask: torch.Tensor | None,
+    def _mask(self, n_q: int, n_k: int, rs: ResolvedSettings,
+              key_padding_mask: torch.Tensor | None,
               device: torch.device) -> torch.Tensor | None:
         """Boolean ``[batch or 1, 1, query_pos, key_pos]``, True where attention is forbidden."""
         mask = None
         if rs.causal:
-            mask = torch.ones(n, n, dtype=torch.bool, device=device).triu(1)[None, None]
+            mask = torch.ones(n_q, n_k, dtype=torch.bool, device=device).triu(1)[None, None]
         if key_padding_mask is not None:
             pad = key_padding_mask[:, None, None, :]  # [batch, 1, 1, key_pos]
             mask = pad if mask is None else (mask | pad)
@@ -83,16 +89,23 @@ class Attention(nn.Module):
 
     def forward(self, x: torch.Tensor, pos: NoPositionalEncoding, rs: ResolvedSettings,
                 layer: int, key_padding_mask: torch.Tensor | None = None,
-                fused: bool = False) -> torch.Tensor:
+                fused: bool = False, kv: torch.Tensor | None = None) -> torch.Tensor:
+        """Self-attention of ``x`` ``[batch, pos, d_model]``; with ``kv`` ``[batch, key_pos,
+        d_model]`` cross-attention: queries from ``x``, keys and values from ``kv``
+        (``key_padding_mask`` is then ``kv``'s padding, ``[batch, key_pos]``). The caller
+        passes what applies across two sequences: no causal mask in ``rs`` and a
+        do-nothing ``pos`` (positions of two different sequences are not comparable)."""
         batch, n, d_model = x.shape
         x = self.hook_x(x)
+        source = x if kv is None else kv  # what keys and values are read from
         q = self.hook_q(self._split(self.W_Q(x)))
-        k = self.hook_k(self._split(self.W_K(x)))
-        v = self.hook_v(self._split(self.W_V(x)))
+        k = self.hook_k(self._split(self.W_K(source)))  # [batch, head, key_pos, d_head]
+        v = self.hook_v(self._split(self.W_V(source)))  # [batch, head, key_pos, d_head]
         q, k = pos.rotate(q, k)
         q, k = self.hook_rot_q(q), self.hook_rot_k(k)
-        bias = pos.score_bias(n, n)  # [head, q, k] or None
-        mask = self._mask(n, rs, key_padding_mask, x.device)
+        n_k = source.shape[1]
+        bias = pos.score_bias(n, n_k)  # [head, q, k] or None
+        mask = self._mask(n, n_k, rs, key_padding_mask, x.device)
 
         if fused:
             z = self._fused(q, k, v, rs, bias, mask)
