@@ -29,7 +29,7 @@ from ui import (
     shapes_tab,
     training_tab,
 )
-from ui.controls import build_knobs, build_sentence
+from ui.controls import build_knobs, build_sentence, finish_live
 
 ROOT = Path(__file__).resolve().parent
 log = logging.getLogger("attention_explorer")
@@ -73,9 +73,12 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
             with gr.Column(scale=1, min_width=280, elem_id="controls"):
                 panel = build_knobs(text)
             with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
+                tabs = {}
                 for title, tab_id, module in TABS:
                     with gr.Tab(title, id=tab_id) as tab:
                         module.build(demo, tab, tok, zoo, panel)
+                    tabs[tab_id] = tab
+        finish_live(panel, tabs)  # one listener per trigger; only the open tab updates
         export_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
         # Match the figures to the page's own light/dark mode once it has loaded.
         demo.load(None, None, panel.theme,

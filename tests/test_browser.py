@@ -13,7 +13,8 @@ from tests.server import app_url, browser  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
-# The grid's panels as nested lists, read from Plotly's graph div.
+# The grid's panels (whole percent, explorer/live_figures.py) as nested lists, read from
+# Plotly's graph div.
 READ_GRID = """() => {
   const gd = document.querySelector('#grid .js-plotly-plot');
   if (!gd || !gd.data) return null;
@@ -44,15 +45,18 @@ def status(page) -> str:
     return page.locator("#status").inner_text()
 
 
-def type_and_settle(page, sentence: str) -> list[np.ndarray]:
-    """Type one key at a time, then wait until the page shows the whole sentence."""
+def type_and_settle(page, sentence: str | None, expect: str | None = None) -> list[np.ndarray]:
+    """Type ``sentence`` one key at a time (None: it is typed already), then wait until the
+    page shows the whole of ``expect`` (default: the sentence)."""
     from app import CHECKPOINT_DIR
     from explorer.tokenizer import Tokenizer
 
-    n = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(sentence))
-    box = page.locator("#sentence textarea")
-    box.fill("")
-    box.press_sequentially(sentence, delay=15)
+    expect = sentence if expect is None else expect
+    n = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(expect))
+    if sentence is not None:
+        box = page.locator("#sentence textarea")
+        box.fill("")
+        box.press_sequentially(sentence, delay=15)
     page.wait_for_function(f"() => document.querySelector('#status').innerText"
                            f".endsWith(' {n} tokens') || document.querySelector('#status')"
                            f".innerText.includes(' {n} tokens\\n')", timeout=20000)
@@ -106,13 +110,60 @@ def test_markup_typed_in_the_sentence_stays_text(page):
     assert page.locator("#head-large .ytick text b").count() == 0
 
 
+# Page coordinates of the centre of panel (layer, head) of the grid, from its layout.meta
+# (explorer/live_figures.py: where panel (0, 0) starts and the step between panels).
+PANEL_CENTRE = """([layer, head]) => {
+  const gd = document.querySelector('#grid .js-plotly-plot');
+  const L = gd._fullLayout, m = L.meta, c = (m.tokens - 1) / 2;
+  const box = gd.getBoundingClientRect();
+  return [box.left + L.xaxis._offset + L.xaxis.l2p(m.origin[0] + head * m.step[0] + c),
+          box.top + L.yaxis._offset + L.yaxis.l2p(m.origin[1] + layer * m.step[1] + c)];
+}"""
+
+
 def test_clicking_a_small_heatmap_opens_it_large(page):
-    # Panel L1 H2 of the 4 x 4 grid is the 7th subplot (1 * 4 + 2, counting from 0).
-    page.locator("#grid .nsewdrag").nth(6).click()
+    titles = page.locator("#grid .annotation-text").evaluate_all(
+        "els => els.map(e => e.textContent)")
+    assert titles[:5] == ["L0 H0", "L0 H1", "L0 H2", "L0 H3", "L1 H0"]  # a label per panel
+    x, y = page.evaluate(PANEL_CENTRE, [1, 2])
+    page.mouse.click(x, y)
     page.wait_for_function("() => document.querySelector('#head-large')"
                            ".textContent.includes('Layer 1, head 2')", timeout=15000)
     assert page.locator("#layer input[type=number]").input_value() == "1"
     assert page.locator("#head input[type=number]").input_value() == "2"
+
+
+def _live_dependencies(page) -> dict[int, str]:
+    """fn_index -> elem_id of the hidden button whose click it is (ui/controls.py)."""
+    config = page.evaluate("() => fetch('config').then(r => r.json())")
+    ids = {c["id"]: c.get("props", {}).get("elem_id") for c in config["components"]}
+    return {d["id"]: ids.get(t[0]) for d in config["dependencies"]
+            for t in d.get("targets", []) if str(ids.get(t[0])).startswith("ae-live-")}
+
+
+def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
+    """Twelve quick keys: the keystrokes collapse (always_last), only the Explore tab's
+    update runs (not one per tab), and the grid settles on the final text."""
+    import json
+
+    live = _live_dependencies(page)
+    assert set(live.values()) >= {
+        f"ae-live-{t}" for t in ("explore", "inside", "shapes", "positional", "lessons",
+                                 "compare", "ablate", "layers", "training", "export")}
+    joins = []
+    page.on("request", lambda r: joins.append(json.loads(r.post_data)["fn_index"])
+            if "/queue/join" in r.url else None)
+    box = page.locator("#sentence textarea")
+    box.fill("The cat sat.")
+    box.press("End")
+    box.press_sequentially(" A dog ran.", delay=0)  # 11 keys, then one more
+    box.press("Space")
+    type_and_settle(page, None, expect="The cat sat. A dog ran. ")  # grid is n x n
+    updates = [f for f in joins if f in live]
+    assert updates and {live[f] for f in updates} == {"ae-live-explore"}, joins
+    assert len(updates) <= 5, f"{len(updates)} updates for 12 keys: keystrokes did not collapse"
+    others = [f for f in joins if f not in live]  # the grid's follow-up (.then) only
+    assert len(set(others)) <= 1 and len(others) <= len(updates), joins
 
 
 def test_phone_width_screenshot(browser, app_url):  # noqa: F811

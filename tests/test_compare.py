@@ -43,7 +43,7 @@ def small(tok, **overrides):
 def build_tabs_app(tok, zoo) -> gr.Blocks:
     """The shared sentence box and knobs plus the Compare and Ablate tabs."""
     from ui import ablate_tab, compare_tab
-    from ui.controls import build_knobs, build_sentence
+    from ui.controls import build_knobs, build_sentence, finish_live
 
     with gr.Blocks(title="Attention Explorer (compare, ablate)", fill_width=True) as demo:
         text = build_sentence()
@@ -55,6 +55,7 @@ def build_tabs_app(tok, zoo) -> gr.Blocks:
                     compare_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Ablate", id="ablate", elem_id="tab-ablate") as tab:
                     ablate_tab.build(demo, tab, tok, zoo, panel)
+        finish_live(panel)  # the page's one live wiring (ui/controls.py)
     return demo
 
 

@@ -45,7 +45,7 @@ READ_Z = """(sel) => {
 
 def build_extras_app(tok, zoo) -> gr.Blocks:
     from ui import explore_tab, export_tab, layers_tab, training_tab
-    from ui.controls import build_knobs, build_sentence
+    from ui.controls import build_knobs, build_sentence, finish_live
 
     with gr.Blocks(title="Attention Explorer (extra tabs)", fill_width=True) as demo:
         text = build_sentence()
@@ -61,6 +61,7 @@ def build_extras_app(tok, zoo) -> gr.Blocks:
                     training_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Take it home", id="export", elem_id="tab-export") as tab:
                     export_tab.build(demo, tab, tok, zoo, panel)
+        finish_live(panel)  # the page's one live wiring (ui/controls.py)
         export_tab.wire_share_link(demo, panel)
     return demo
 

@@ -34,7 +34,7 @@ DRAWN = """(sel) => {
 
 def build_teaching_app(tok, zoo) -> gr.Blocks:
     from ui import inside_tab, lessons_tab, positional_tab, shapes_tab
-    from ui.controls import build_knobs, build_sentence
+    from ui.controls import build_knobs, build_sentence, finish_live
 
     with gr.Blocks(title="Attention Explorer (teaching tabs)", fill_width=True) as demo:
         text = build_sentence()
@@ -51,6 +51,7 @@ def build_teaching_app(tok, zoo) -> gr.Blocks:
                     positional_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Lessons", id="lessons", elem_id="tab-lessons") as tab:
                     lessons_tab.build(demo, tab, tok, zoo, panel)
+        finish_live(panel)  # the page's one live wiring (ui/controls.py)
     return demo
 
 

@@ -14,7 +14,7 @@ import gradio as gr
 
 from explorer.ablation import RANK_HEADERS, ablate_view, head_choices, ranking_key
 from explorer.views import BadControl, parse_controls
-from ui.controls import Panel
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "ablate"
@@ -105,17 +105,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return shown, remember
 
     def update(*values):
-        *values, cached, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * (len(outputs) + 1)
+        *values, cached = values
         shown, remember = compute(*values, cached=cached)
         return [*shown, remember]
 
-    live = dict(fn=update, inputs=[*inputs, last_ranking, panel.active_tab],
-                outputs=[*outputs, last_ranking], show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    gr.on([panel.text.input, *(c.change for c in panel.inputs[1:]), off.change], **live)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live)
+    wire_live(panel, TAB, dict(fn=update, inputs=[*inputs, last_ranking],
+                               outputs=[*outputs, last_ranking]), extra=(off.change,))
     api.click(lambda *values: compute(*values)[0], inputs, outputs, api_name="ablate")
 
     offered = gr.State(head_choices(default.n_layers, default.n_heads))

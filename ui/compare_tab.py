@@ -23,7 +23,7 @@ from explorer.views import (
     BadControl,
     parse_controls,
 )
-from ui.controls import Panel
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "compare"
@@ -85,18 +85,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             return None, None, None, None, None, FAILED
         return v.left_head, v.right_head, v.difference, v.per_head, v.predictions, v.status
 
-    def update(*values):
-        *values, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * len(outputs)
-        return compute(*values)
-
-    # One listener for every trigger, so a Swap (up to twelve changed values) computes once.
-    live = dict(fn=update, inputs=[*inputs, panel.active_tab], outputs=outputs,
-                show_progress="hidden", trigger_mode="always_last", api_name=False)
-    gr.on([panel.text.input, *(c.change for c in panel.inputs[1:]),
-           *(c.change for c in right)], **live)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live)
+    # A Swap changes up to twelve values; their triggers all click one always_last update.
+    wire_live(panel, TAB, dict(fn=compute, inputs=inputs, outputs=outputs),
+              extra=[c.change for c in right])
     api.click(compute, inputs, outputs, api_name="compare")
 
     def swap_sides(*values):

@@ -1,14 +1,27 @@
-"""The sentence box and the knobs, shared by every tab.
+"""The sentence box and the knobs, shared by every tab, and the one live wiring of the page.
 
-Every tab reads the same controls, so flipping a knob changes what every view
-shows; only the tab that is open recomputes (``active_tab`` is per-user state).
+Every tab reads the same controls, so flipping a knob changes what every view shows;
+only the tab that is open recomputes, the others when they are opened.
+
+How a keystroke reaches the open tab (:func:`wire_live`, :func:`finish_live`): Gradio
+6.31's front end runs the listeners of one trigger one after another, each awaited to the
+end, and ``trigger_mode="always_last"`` collapses repeats only per listener, so with one
+server listener per tab on the sentence box every keystroke ran every tab's update (seen:
+a 4 s wait for the grid, ~100 queued calls for one typed sentence). Instead each trigger
+(the sentence box, each knob, a tab's own controls) has exactly ONE listener: a js-only
+function that finishes at once and clicks the hidden button of the open tab (the page
+keeps which tab is open in ``window.__aeTab``). Each button has one server event, the
+tab's update, with ``always_last``: while an update runs, further keystrokes collapse
+into one more. So a keystroke costs one server event chain, for the open tab only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 import gradio as gr
+from gradio.context import get_blocks_context
 
 from explorer.analysis import MAX_CHARS
 from explorer.views import (
@@ -54,13 +67,34 @@ class Panel:
     layer: gr.Slider
     head: gr.Slider
     theme: gr.Radio
-    active_tab: gr.State
+    active_tab: gr.State  # the open tab's id, for server code that must know it
+    live: list[LiveView] = field(default_factory=list)  # filled by wire_live
 
     @property
     def inputs(self) -> list:
         """The values every view is a function of, in ``parse_controls`` order after text."""
         return [self.text, self.objective, self.heads, self.pos, self.mask, self.scaling,
                 self.temperature, self.layer, self.head, self.theme]
+
+    @property
+    def named(self) -> dict[str, gr.components.Component]:
+        """``inputs`` by name (the names ``wire_live(watch=...)`` takes)."""
+        return dict(zip(KNOB_NAMES, self.inputs, strict=True))
+
+
+KNOB_NAMES = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
+              "head", "theme")
+
+
+@dataclass
+class LiveView:
+    """One tab's live update, recorded by :func:`wire_live`, wired by :func:`finish_live`."""
+
+    tab_id: str
+    event: dict  # kwargs of the update's event (fn, inputs, outputs, ...)
+    then: dict | None  # kwargs of an event chained after it, or None
+    extra: tuple  # the tab's own triggers (e.g. its radio's .change)
+    watch: tuple[str, ...] | None  # panel controls it depends on (None: all)
 
 
 def build_sentence() -> gr.Textbox:
@@ -97,13 +131,83 @@ def build_knobs(text: gr.Textbox) -> Panel:
 
 # A Plotly figure drawn while its tab was hidden keeps a stale width; a resize event fixes it.
 RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
+LIVE_DEFAULTS = dict(show_progress="hidden", trigger_mode="always_last", api_name=False)
 
 
-def wire_tab_live(tab: gr.Tab, tab_id: str, panel: Panel, live: dict) -> None:
-    """Run ``live`` (event kwargs whose ``fn`` skips unless its tab is open) on typing, on
-    every knob, and when the tab opens (then refit its figures)."""
-    panel.text.input(**live)
-    for control in panel.inputs[1:]:
-        control.change(**live)
-    tab.select(lambda: tab_id, None, panel.active_tab, api_name=False).then(**live).then(
-        None, None, None, js=RESIZE_JS)
+def wire_live(panel: Panel, tab_id: str, live: dict, *, then: dict | None = None,
+              extra=(), watch: tuple[str, ...] | None = None) -> None:
+    """Make ``live`` (event kwargs: ``fn``, ``inputs``, ``outputs``, optionally
+    ``preprocess``/``postprocess``...) the update of the tab with id ``tab_id``: it runs when it
+    opens and, while it is open, on typing, on every knob named in ``watch`` (default:
+    all of ``Panel.inputs``) and on ``extra`` triggers (event methods such as
+    ``radio.change``). ``then``: kwargs of an event chained after each update. ``fn``
+    never runs for a closed tab, so it needs no check of ``panel.active_tab``. Wired by
+    :func:`finish_live`, called once after every tab is built (``app.py`` does)."""
+    if any(v.tab_id == tab_id for v in panel.live):
+        raise ValueError(f"tab {tab_id!r} already has a live update")
+    unknown = set(watch or ()) - set(KNOB_NAMES)
+    if unknown:
+        raise ValueError(f"watch names unknown controls: {sorted(unknown)}")
+    panel.live.append(LiveView(tab_id, dict(live), then, tuple(extra),
+                               None if watch is None else tuple(watch)))
+
+
+# Click tab t's hidden update button; at page load it may not be on the page yet: retry.
+_CLICK = ("const click = (t, n = 50) => { const b = document.getElementById('ae-live-' + t); "
+          "if (b) b.click(); else if (n > 0) setTimeout(() => click(t, n - 1), 100); };")
+
+
+def live_js(*tab_ids: str) -> str:
+    """js for a trigger's single listener: run the open tab's update when the open tab is
+    one of ``tab_ids``. The ids are our own constants, written into the js as JSON."""
+    return ("() => { " + _CLICK + " const t = window.__aeTab; if ("
+            + json.dumps(list(tab_ids)) + ".includes(t)) click(t); }")
+
+
+def _opened_js(tab_id: str) -> str:
+    """js of a tab's select event (and of the page load for the first tab): remember the
+    open tab and run its update unless it was open already (Gradio also selects the
+    first tab while the page mounts), then refit figures drawn while hidden."""
+    t = json.dumps(tab_id)
+    return ("() => { " + _CLICK + f" if (window.__aeTab !== {t}) {{ window.__aeTab = {t}; "
+            f"click({t}); setTimeout(() => window.dispatchEvent(new Event('resize')), 150); }}"
+            f" return {t}; }}")
+
+
+def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
+    """Wire every recorded live update. Call once, inside ``gr.Blocks``, after all tabs are
+    built. ``tabs``: id -> ``gr.Tab`` of every tab in page order, the first open at load
+    (default: every ``gr.Tab`` with an ``id`` in this ``gr.Blocks``, in the order they were
+    made); a tab without a live update is there too, so that typing while it is open
+    updates nothing. Adds one hidden button per live tab, below the rest of the page, and
+    runs the first tab's update when the page loads."""
+    context = get_blocks_context()
+    views = {v.tab_id: v for v in panel.live}
+    if tabs is None:
+        tabs = {b.id: b for b in context.blocks.values()
+                if isinstance(b, gr.Tab) and b.id is not None}
+    missing = set(views) - set(tabs)
+    if missing:
+        raise ValueError(f"live updates for tabs that are not on the page: {sorted(missing)}")
+    with gr.Row(elem_classes="ae-hidden"):
+        buttons = {tab_id: gr.Button(f"update {tab_id}", elem_id=f"ae-live-{tab_id}")
+                   for tab_id in views}
+    for tab_id, view in views.items():
+        event = buttons[tab_id].click(**{**LIVE_DEFAULTS, **view.event})
+        if view.then is not None:
+            event.then(**{"show_progress": "hidden", "api_name": False, **view.then})
+        if view.extra:
+            gr.on(list(view.extra), None, None, None, js=live_js(tab_id), api_name=False,
+                  show_progress="hidden")
+    for tab_id, tab in tabs.items():
+        # js first, then the server learns the open tab (for code that must know it);
+        # the update does not wait for that.
+        tab.select(lambda tab_id: tab_id, panel.active_tab, panel.active_tab,
+                   js=_opened_js(tab_id), api_name=False, show_progress="hidden")
+    if tabs:
+        context.root_block.load(None, None, None, js=_opened_js(next(iter(tabs))),
+                                api_name=False, show_progress="hidden")
+    for name, control in panel.named.items():
+        ids = [t for t, v in views.items() if v.watch is None or name in v.watch]
+        trigger = control.input if name == "text" else control.change  # typing, not loads
+        trigger(None, None, None, js=live_js(*ids), api_name=False, show_progress="hidden")

@@ -6,8 +6,8 @@ import logging
 
 import gradio as gr
 
-from explorer.views import BadControl, explore, parse_controls
-from ui.controls import Panel
+from explorer.views import BadControl, explore, explore_live, parse_controls
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "explore"
@@ -49,46 +49,48 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     table = gr.Markdown(elem_id="head-table")
     outputs = [grid, big, lines, preds, status, table]
 
-    def update(text, *values):
-        *controls, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * len(outputs)
+    def live(text, *controls) -> list:
+        """The six outputs as the browser takes them (``postprocess=False``)."""
         try:
-            r = explore(zoo, tok, text, parse_controls(*controls))
+            r = explore_live(zoo, tok, text, parse_controls(*controls))
         except BadControl as exc:
-            return None, None, None, None, f"⚠️ {exc}", ""
+            return [None, None, None, None, f"⚠️ {exc}", ""]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("explore failed")
-            return None, None, None, None, FAILED, ""
-        return r.grid, r.head, r.lines, r.predictions, r.status, r.head_table
+            return [None, None, None, None, FAILED, ""]
+        return [r.grid, r.head, r.lines, r.predictions, r.status, r.head_table]
 
-    # Live path: the grid and the status come back first, so the browser draws the view that
-    # follows the typing before the three slower figures (which come right after, from this
-    # user's own gr.State). benchmarks/whatif.py measured the browser's drawing as the bulk of
-    # keystroke-to-screen time.
+    # Per keystroke: the grid and the status come back first, so the browser draws the view
+    # that follows the typing before the three slower figures, which come right after
+    # from this user's own gr.State (benchmarks/run_all.py: keystroke -> grid drawn).
     rest = gr.State(None)  # the rest of this user's latest update, never shared
 
-    def update_first(text, *values):
-        result = update(text, *values)
-        if isinstance(result, list):  # skipped: another tab is open
-            return [gr.skip()] * 3
-        grid_fig, big_fig, lines_fig, preds_fig, status_md, table_md = result
-        return grid_fig, status_md, (big_fig, lines_fig, preds_fig, table_md)
+    def update_first(text, *controls):
+        grid_v, big_v, lines_v, preds_v, status_md, table_md = live(text, *controls)
+        return grid_v, status_md, (big_v, lines_v, preds_v, table_md)
 
     def update_rest(pending):
         return list(pending) if pending is not None else [gr.skip()] * 4
 
-    inputs = [*panel.inputs, panel.active_tab]
-    quiet = dict(show_progress="hidden", api_name=False)
-    live = dict(fn=update_first, inputs=inputs, outputs=[grid, status, rest],
-                trigger_mode="always_last", **quiet)
-    follow = dict(fn=update_rest, inputs=rest, outputs=[big, lines, preds, table], **quiet)
-    panel.text.input(**live).then(**follow)
-    for control in panel.inputs[1:]:
-        control.change(**live).then(**follow)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**live).then(**follow)
-    live = dict(fn=update, inputs=inputs, outputs=outputs, **quiet)  # the whole update at once
-    demo.load(**{**live, "api_name": "explore"})
+    raw = dict(preprocess=False, postprocess=False)  # values go out exactly as built
+    wire_live(panel, TAB, dict(fn=update_first, inputs=panel.inputs,
+                               outputs=[grid, status, rest], **raw),
+              then=dict(fn=update_rest, inputs=rest, outputs=[big, lines, preds, table], **raw))
+
+    def api(text, *controls):
+        """The ``/explore`` endpoint: the same view as ``go.Figure`` objects, the
+        straightforward way (the reference the live path is tested against)."""
+        try:
+            r = explore(zoo, tok, text, parse_controls(*controls))
+        except BadControl as exc:
+            return None, None, None, None, f"⚠️ {exc}", ""
+        except Exception:
+            log.exception("explore (api) failed")
+            return None, None, None, None, FAILED, ""
+        return r.grid, r.head, r.lines, r.predictions, r.status, r.head_table
+
+    endpoint = gr.Button("explore api", visible=False)
+    endpoint.click(api, panel.inputs, outputs, api_name="explore", show_progress="hidden")
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
     select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
                  [panel.layer, panel.head], js=READ_CLICK, api_name=False,

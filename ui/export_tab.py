@@ -14,8 +14,7 @@ from explorer import figures
 from explorer.export import describe, export_capture, pick_model, write_files
 from explorer.share import parse_query, share_link
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel
-from ui.layers_tab import wire_live
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "export"
@@ -175,19 +174,14 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     outputs = [status, big, grid, link, *downloads]
 
     def update(text, *values):
-        *controls, page, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * len(outputs)
+        *controls, page = values
         try:
             return [*view(zoo, tok, text, controls, page), *hidden_downloads()]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("take it home failed")
             return [FAILED, None, None, "", *hidden_downloads()]
 
-    inputs = [*panel.inputs, base, panel.active_tab]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    wire_live(tab, TAB, panel, live)
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base], outputs=outputs))
 
     def on_prepare(text, *controls):
         try:

@@ -9,12 +9,10 @@ import gradio as gr
 from explorer.stages import head_stages, model_line, pick
 from explorer.teaching_figures import stage_figure
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel, wire_tab_live
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "inside"
-# Plotly only re-measures visible figures when the window is resized; figures of a tab that
-# was hidden during a resize keep their old width. Nudge them once the tab is shown.
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """Follow **one head** (pick it with *Layer* and *Head*) through one attention layer,
@@ -64,10 +62,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     outputs = [status, rotary_box, *(plots[k] for k in KEYS)]
     blank = [None] * len(KEYS)
 
-    def update(text, *values):
-        *controls, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * len(outputs)
+    def update(text, *controls):
         try:
             c = parse_controls(*controls)
             picked = pick(zoo, c)
@@ -93,7 +88,4 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 for k in KEYS]
         return ["\n\n".join(lines), gr.Column(visible="rot_q" in r.stages), *figs]
 
-    inputs = [*panel.inputs, panel.active_tab]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    wire_tab_live(tab, TAB, panel, live)
+    wire_live(panel, TAB, dict(fn=update, inputs=panel.inputs, outputs=outputs))

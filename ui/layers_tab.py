@@ -11,7 +11,7 @@ from explorer.extra_figures import rollout_heatmap
 from explorer.labels import display_token
 from explorer.rollout import METHOD_NAMES, clamp_position, rollout_for
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "layers"
@@ -26,24 +26,6 @@ token. The *residual-aware* variant weighs attention against the residual by how
 really writes (their vector norms) instead of half-and-half. The *Layer*/*Head* knobs don't
 apply here (all heads are averaged); every other knob does. Rollout is a picture of
 attention flow, not proof of what the model used."""
-
-# Gradio 6.31's front end handles the listeners of one trigger one after another, each
-# awaited to completion, so "always_last" does not collapse keystrokes once several tabs
-# listen to the same sentence box: every keystroke then runs every tab's update (seen:
-# ~100 queued calls for one typed sentence with three listeners). A front-end-only relay
-# (a js no-op, which finishes at once) followed by ``.then`` gives each tab a dependency
-# of its own that is dispatched alone, where always_last does collapse (2 calls).
-RELAY_JS = "() => {}"
-
-
-def wire_live(tab: gr.Tab, tab_id: str, panel: Panel, live: dict, extra=()) -> None:
-    """Run ``live`` (kwargs of an event, ``fn`` returning ``gr.skip()`` unless its tab is
-    open) on typing, on every knob, on ``extra`` triggers, and when the tab opens."""
-    triggers = [panel.text.input, *(c.change for c in panel.inputs[1:]), *extra]
-    gr.on(triggers, None, None, None, js=RELAY_JS, api_name=False,
-          show_progress="hidden").then(**live)
-    tab.select(lambda: tab_id, None, panel.active_tab, api_name=False).then(**live)
-
 
 METHOD_CHOICES = [(METHOD_NAMES["rollout"], "rollout"), (METHOD_NAMES["residual"], "residual")]
 STRIP_MARK = " ◀"
@@ -125,9 +107,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     outputs = [status, heatmap, strip, position, seen_n]
 
     def update(text, *values):
-        *controls, chosen_method, chosen_position, previous_n, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * len(outputs)
+        *controls, chosen_method, chosen_position, previous_n = values
         # Follow the end of the sentence while the slider sits on the last token.
         try:
             follow = previous_n is None or int(chosen_position) >= int(previous_n) - 1
@@ -144,11 +124,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         slider = gr.Slider(maximum=max(n - 1, 1), value=at, interactive=n > 1)
         return status_md, fig, strip_, slider, n
 
-    inputs = [*panel.inputs, method, position, seen_n, panel.active_tab]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
     # position.input: only the student's own moves (our resizing must not loop back)
-    wire_live(tab, TAB, panel, live, extra=(method.change, position.input))
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, method, position, seen_n],
+                               outputs=outputs), extra=(method.change, position.input))
 
     # API (tests, scripts): the same view for given values, whichever tab is open; the
     # position is bounded to the sentence (a large number means the last token).

@@ -10,7 +10,7 @@ import numpy as np
 
 from explorer import lessons as L
 from explorer import teaching_figures as F
-from ui.controls import RESIZE_JS, Panel
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "lessons"
@@ -329,20 +329,16 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     all_inputs = [panel.theme] + [c for _, ins, _ in lessons for c in ins]
     all_outputs = [o for _, _, outs in lessons for o in outs]
 
-    def render_all(active, theme, *values):
-        if active != TAB:
-            return [gr.skip()] * len(all_outputs)
+    def render_all(theme, *values):
         out, i = [], 0
         for fn, ins, outs in lessons:
             out += guarded(fn, len(outs))(theme, *values[i:i + len(ins)])
             i += len(ins)
         return out
 
-    every = dict(fn=render_all, inputs=[panel.active_tab, *all_inputs], outputs=all_outputs,
-                 show_progress="hidden", trigger_mode="always_last", api_name=False)
-    tab.select(lambda: TAB, None, panel.active_tab, api_name=False).then(**every).then(
-        None, None, None, js=RESIZE_JS)
-    panel.theme.change(**every)
+    # The lessons use their own controls, not the sentence: only the theme re-renders them all.
+    wire_live(panel, TAB, dict(fn=render_all, inputs=all_inputs, outputs=all_outputs),
+              watch=("theme",))
     for fn, ins, outs in lessons:
         for control in ins:
             control.change(guarded(fn, len(outs)), [panel.theme, *ins], outs,

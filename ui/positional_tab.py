@@ -13,12 +13,10 @@ from explorer.pe_views import KIND_NAMES, encoding_view, equivariance_gap, shuff
 from explorer.stages import model_line, pick
 from explorer.teaching_figures import encoding_figures, shuffle_figures
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel, wire_tab_live
+from ui.controls import Panel, live_js, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "positional"
-# Plotly only re-measures visible figures when the window is resized; figures of a tab that
-# was hidden during a resize keep their old width. Nudge them once the tab is shown.
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 WHY = {
@@ -69,9 +67,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return gr.update(value=fig, visible=fig is not None)
 
     def update(text, *values):
-        *controls, active, shuffle_seed = values
-        if active != TAB:
-            return [gr.skip()] * len(outputs)
+        *controls, shuffle_seed = values
         try:
             return compute(text, parse_controls(*controls), int(shuffle_seed or 0))
         except BadControl as exc:
@@ -120,8 +116,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return ["\n\n".join(head), pic, shown(det), shown(sim), "\n\n".join(lines),
                 gr.Column(visible=True), a, b, d]
 
-    inputs = [*panel.inputs, panel.active_tab, seed]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    wire_tab_live(tab, TAB, panel, live)
-    again.click(lambda s: int(s or 0) + 1, seed, seed, api_name=False).then(**live)
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, seed], outputs=outputs))
+    again.click(lambda s: int(s or 0) + 1, seed, seed, api_name=False).then(
+        None, None, None, js=live_js(TAB))

@@ -11,12 +11,10 @@ from explorer.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
 from explorer.stages import model_line, pick
 from explorer.teaching_figures import tensor_sizes_figure
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel, wire_tab_live
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "shapes"
-# Plotly only re-measures visible figures when the window is resized; figures of a tab that
-# was hidden during a resize keep their old width. Nudge them once the tab is shown.
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 SPLIT_INTRO = """#### How one attention layer splits into heads and merges them back
@@ -48,10 +46,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     outputs = [status, split, sizes, trace]
     empty = [_frame([], SPLIT_HEADERS), None, _frame([], TRACE_HEADERS)]
 
-    def update(text, *values):
-        *controls, active = values
-        if active != TAB:
-            return [gr.skip()] * len(outputs)
+    def update(text, *controls):
         try:
             c = parse_controls(*controls)
             picked = pick(zoo, c)
@@ -74,7 +69,4 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                                     theme=c.theme),
                 _frame(r.trace, TRACE_HEADERS)]
 
-    inputs = [*panel.inputs, panel.active_tab]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    wire_tab_live(tab, TAB, panel, live)
+    wire_live(panel, TAB, dict(fn=update, inputs=panel.inputs, outputs=outputs))

@@ -17,8 +17,7 @@ from explorer.snapshots import (
 )
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
 from explorer.zoo import CHECKPOINT_DIR
-from ui.controls import Panel
-from ui.layers_tab import wire_live
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "training"
@@ -101,19 +100,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     outputs = [status, chart, grid, big]
 
     def update(text, *values):
-        *controls, chosen, active = values
-        if active != TAB:  # another tab is open: nothing of ours is on screen
-            return [gr.skip()] * len(outputs)
+        *controls, chosen = values
         try:
             return compute(snaps, tok, text, controls, chosen)
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("through training failed")
             return FAILED, None, None, None
 
-    inputs = [*panel.inputs, index, panel.active_tab]
-    live = dict(fn=update, inputs=inputs, outputs=outputs, show_progress="hidden",
-                trigger_mode="always_last", api_name=False)
-    wire_live(tab, TAB, panel, live, extra=(index.change,))
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, index], outputs=outputs),
+              extra=(index.change,))
 
     def api(text, *values):  # the same view for given values, whichever tab is open
         *controls, chosen = values
