@@ -19,6 +19,7 @@ from explorer.tokenizer import Tokenizer
 from explorer.zoo import CHECKPOINT_DIR, load_zoo
 from ui import (
     ablate_tab,
+    classify_tab,
     compare_tab,
     explore_tab,
     export_tab,
@@ -50,6 +51,7 @@ TABS = [
     ("Ablate", "ablate", ablate_tab),
     ("Through the layers", "layers", layers_tab),
     ("Through training", "training", training_tab),
+    ("Classify", "classify", classify_tab),
     ("Take it home", "export", export_tab),
 ]
 

@@ -1,0 +1,88 @@
+"""The Classify tab in a real Chromium, on the real app: open it, type a sentence, see the
+predicted class, the evidence strip and every head's attention; an example click and the
+mask knob reach it; at phone width nothing scrolls sideways. Screenshots go to
+``artifacts/classify-{laptop,phone}.png``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from explorer.classify_views import DEFAULT_CLASSIFIER
+from explorer.zoo import CHECKPOINT_DIR
+from tests.server import app_url, browser  # noqa: F401  (fixtures)
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+SENTENCE = "I was not happy because the rain was cold."
+N_TOKENS = 10  # " I was not happy because the rain was cold ." (checked below)
+
+pytestmark = pytest.mark.skipif(
+    not (CHECKPOINT_DIR / f"{DEFAULT_CLASSIFIER}.safetensors").exists(),
+    reason="the classifier checkpoint is not trained yet")
+
+# Drawn Plotly figures (with data) inside an element.
+DRAWN = """(sel) => Array.from(document.querySelectorAll(sel + ' .js-plotly-plot'))
+  .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
+                gd.getBoundingClientRect().width > 50).length"""
+GRID_PANELS = """() => { const gd = document.querySelector('#classify-grid .js-plotly-plot');
+  return gd && gd._fullData ? gd._fullData.filter(t => t.type === 'heatmap').length : 0; }"""
+STATUS = "() => document.querySelector('#classify-status')?.innerText || ''"
+
+
+def open_classify(page) -> None:
+    """Click the tab; on a phone it may sit behind Gradio's "More tabs" menu."""
+    tab = page.get_by_role("tab", name="Classify", exact=True)
+    if tab.count() and tab.is_visible():
+        tab.click()
+    else:
+        page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
+        page.locator("#tabs .overflow-dropdown button", has_text="Classify").click()
+
+
+def wait_for_status(page, *parts: str, timeout: float = 30000) -> str:
+    checks = " && ".join(f"s.includes({part!r})" for part in parts)
+    page.wait_for_function(f"() => {{ const s = ({STATUS})(); return {checks}; }}",
+                           timeout=timeout)
+    return page.evaluate(STATUS)
+
+
+def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
+    from explorer.tokenizer import Tokenizer
+
+    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
+    assert len(tok.token_pieces(SENTENCE)) == N_TOKENS
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(app_url)
+    page.wait_for_selector("#sentence textarea", timeout=30000)
+    open_classify(page)
+    box = page.locator("#sentence textarea")
+    box.fill(SENTENCE[:-1])  # fill() fires no input event that Gradio sees; a key press does
+    box.press_sequentially(SENTENCE[-1])
+    status = wait_for_status(page, f"{N_TOKENS} tokens", "predicted: negative")
+    assert "agrees" in status
+    page.wait_for_function(f"() => ({GRID_PANELS})() === 8", timeout=30000)  # 2 layers x 4
+    page.wait_for_function(f"() => ({DRAWN})('#classify-probs') === 1 && "
+                           f"({DRAWN})('#classify-evidence') === 1 && "
+                           f"({DRAWN})('#classify-head') === 1", timeout=30000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "classify-laptop.png"), full_page=True)
+
+    # The shared mask knob is an experiment here too; an example click updates the tab.
+    page.locator("#mask").get_by_text("on", exact=True).click()
+    wait_for_status(page, "Experiment on the trained model", "causal mask on")
+    page.locator("#mask").get_by_text("as trained", exact=True).click()
+    page.get_by_text("When the ball was not red, Tom was glad.", exact=True).click()
+    wait_for_status(page, "predicted: positive", "agrees")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    open_classify(page)
+    page.wait_for_function(f"() => ({GRID_PANELS})() === 8", timeout=30000)
+    page.wait_for_timeout(500)
+    scroll = page.evaluate("() => document.documentElement.scrollWidth")
+    assert scroll <= 390 + 2, f"the page is {scroll}px wide on a 390px phone"
+    page.screenshot(path=str(ARTIFACTS / "classify-phone.png"), full_page=True)
+    context.close()

@@ -1,0 +1,94 @@
+"""The "Classify" tab: an encoder whose pooled output picks a class, with its attention."""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+
+from explorer.classify_views import classify_view, load_classifier
+from explorer.views import BadControl, parse_controls
+from ui.controls import Panel, live_js, wire_live
+
+log = logging.getLogger("attention_explorer")
+TAB = "classify"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+INTRO = """A transformer does not have to predict words. This one is an **encoder with a
+classification head**: it reads the whole sentence and answers *negative* or *positive*; a
+**not** / **never** in the feeling word's own clause flips the answer. How it works and what to
+look for is below the figures."""
+
+ABOUT = """#### About this classifier
+
+It was trained by this project on sentences it generated, where the answer hangs on a few
+words: the feeling word and a **not** / **never** in its own clause — *"The dog was not happy
+because the ball was red"* is negative, *"The dog was happy because the ball was not red"* is
+positive. Its held-out accuracy is measured on word and sentence-shape pairs it never saw. It
+is a model of its own: the *Model*, *Heads per layer* and *Positional encoding* knobs choose
+language models and change nothing here; the mask, scaling, temperature, layer and head knobs
+apply.
+
+"""
+
+HOW = ABOUT + """- **Mean pooling.** After the last block every token has a vector; the classifier
+  averages them (padding left out) into one vector and a single linear layer turns it into
+  class scores.
+  Because that layer comes after an average, each token's share of the score is exact: the
+  bottom row of the strip. It is often about the same for every token: the blocks have already
+  copied the evidence into every position, which is just what an average rewards.
+- **Looking both ways.** A classifier answers once, after reading everything, so nothing
+  needs hiding: it is trained *without* the causal mask and a word may attend to words after
+  it. Switch the mask **on** to see what it loses.
+- **Where to look.** In layer 0 of the grid, find the heads in which almost every token looks
+  at the *not*, and the ones in which they look at the feeling word: the two words the answer
+  needs, gathered into every position, so that each position can tell "not … happy" from
+  "happy". The strip's middle row deletes one token at a time: the words the answer depends
+  on light up. With a *not* only in the other clause, its column stays dark."""
+
+EXAMPLES = [
+    "The little dog was not happy because the rain was cold.",
+    "The little dog was happy because the rain was not cold.",
+    "When the ball was not red, Tom was glad.",
+    "I am not sad.",
+    "We were never angry at the park, and the sky was blue.",
+    "Mia did not feel very proud when the kite was green.",
+    "The weather was lovely.",
+]
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update.
+    The classifier is loaded here, once: read-only shared state like the zoo."""
+    loaded = load_classifier(vocab_size=tok.vocab_size)
+    status = gr.Markdown(elem_id="classify-status")
+    gr.Markdown(INTRO, elem_id="classify-intro")
+    with gr.Row(equal_height=False):
+        probs = gr.Plot(show_label=False, elem_id="classify-probs", min_width=260, scale=2)
+        evidence = gr.Plot(show_label=False, elem_id="classify-evidence", min_width=300,
+                           scale=3)
+    examples = gr.Examples(EXAMPLES, inputs=panel.text, label="Sentences for this model",
+                           api_name="classify_example", api_visibility="private")
+    gr.Markdown("#### Every head's attention (rows: layers, columns: heads; the outlined one "
+                "is below, pick it with *Layer* and *Head*)", elem_classes="caption")
+    grid = gr.Plot(show_label=False, elem_id="classify-grid")
+    head = gr.Plot(show_label=False, elem_id="classify-head")
+    gr.Markdown(HOW, elem_id="classify-how")
+    api = gr.Button("classify", visible=False)  # the API endpoint: no open-tab check
+    outputs = [status, probs, evidence, grid, head]
+
+    def compute(text, *controls):
+        try:
+            v = classify_view(loaded, tok, text, parse_controls(*controls))
+        except BadControl as exc:
+            return [f"⚠️ {exc}", None, None, None, None]
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("classify failed")
+            return [FAILED, None, None, None, None]
+        return [v.status, v.probs, v.evidence, v.grid, v.head]
+
+    wire_live(panel, TAB, dict(fn=compute, inputs=panel.inputs, outputs=outputs))
+    # A clicked example is no keystroke: once it is in the box, run the update.
+    examples.load_input_event.then(None, None, None, js=live_js(TAB), api_name=False,
+                                   show_progress="hidden")
+    api.click(compute, panel.inputs, outputs, api_name="classify")
