@@ -83,6 +83,13 @@ def evaluate(model: EncoderDecoder, ids: dict[str, int], n: int,
     return {"exact_match": exact / n, "token_accuracy": right / total, "n": n}
 
 
+def measure(model: EncoderDecoder, tok: Tokenizer, n: int) -> dict:
+    """The eval file's number measured again (tests/test_checkpoints.py): greedy exact match
+    on the same ``n`` held-out lists."""
+    result = evaluate(model, data.word_ids(tok), n)
+    return {"accuracy": result["exact_match"], **result}
+
+
 def _write_json(path: Path, payload: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -98,7 +105,7 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
     model = EncoderDecoder(config).train()
     opt = make_optimizer(model, s)
     batches = data.train_batches(s.batch_size, s.seed, ids)
-    progress = Progress(s.steps, s.batch_size, quiet=quiet)  # "tok/s" counts lists here
+    progress = Progress(s.steps, s.batch_size, quiet=quiet, unit="lists")
     train_loss, history = float("nan"), []
     start = time.perf_counter()
     for step in range(1, s.steps + 1):
@@ -149,7 +156,8 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
     _write_json(out / f"{name}.json", card)
     _write_json(out / "eval" / f"{name}.json", {
         "task": "seq2seq", "metric": "accuracy", "accuracy": acc["exact_match"],
-        "n": acc["n"],
+        "n": acc["n"], "token_accuracy": round(acc["token_accuracy"], 4),
+        "weights_sha256": card["weights_sha256"],
         "what": f"Exact match of greedy decoding (every word and the end token right) on "
                 f"{acc['n']} held-out lists of {data.MIN_WORDS}-{data.MAX_WORDS} words to "
                 "reverse; token accuracy "
