@@ -27,6 +27,7 @@ from ui import (
     layers_tab,
     lessons_tab,
     positional_tab,
+    seq2seq_tab,
     shapes_tab,
     training_tab,
 )
@@ -52,6 +53,7 @@ TABS = [
     ("Through the layers", "layers", layers_tab),
     ("Through training", "training", training_tab),
     ("Classify", "classify", classify_tab),
+    ("Encoder–decoder", "seq2seq", seq2seq_tab),
     ("Take it home", "export", export_tab),
 ]
 
