@@ -207,9 +207,9 @@ def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreR
 
 @dataclass
 class LiveResult:
-    """What the Explore tab sends per keystroke: each figure already as the value
-    ``gr.Plot`` sends (``{"type": "plotly", "plot": json}``) or None, so the event runs
-    with ``postprocess=False``; the grid is the light mosaic (:mod:`explorer.live_figures`)."""
+    """What the Explore tab sends: each figure already as the value ``gr.Plot`` sends
+    (``{"type": "plotly", "plot": json}``) or None, so its events run with
+    ``postprocess=False``; the grid is the light mosaic (:mod:`explorer.live_figures`)."""
 
     grid: dict | None
     head: dict | None
@@ -219,19 +219,42 @@ class LiveResult:
     head_table: str
 
 
-def explore_live(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveResult:
-    """The live update: the same analysis as :func:`explore`, drawn as plain dicts and
-    written by :func:`explorer.plotly_json.to_json` (no ``go.Figure`` anywhere)."""
+@dataclass
+class LiveGrid:
+    """The part of the live update that follows every keystroke."""
+
+    grid: dict | None
+    status: str
+    pending: _Run | None  # what :func:`live_rest` draws the other figures from
+
+
+def live_grid(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveGrid:
+    """Per keystroke: the analysis, the grid and the status, nothing else."""
     run = _run(zoo, tok, text, controls)
     if not isinstance(run, _Run):
-        return LiveResult(None, None, None, None, *run)
-    args = _figure_args(run)
+        return LiveGrid(None, run[0], None)
+    return LiveGrid(plot_value(attention_mosaic_spec(**_figure_args(run)["grid"])),
+                    status_text(run.result, run.name, zoo), run)
+
+
+def live_rest(pending: _Run | None) -> tuple[dict | None, dict | None, dict | None, str]:
+    """(head, head view, guesses, head table) of an analysed request, drawn when typing
+    pauses (no model run: ``pending`` is :attr:`LiveGrid.pending`)."""
+    if pending is None:
+        return None, None, None, ""
+    args = _figure_args(pending)
     preds = args["predictions"]
-    return LiveResult(plot_value(attention_mosaic_spec(**args["grid"])),
-                      plot_value(figures.head_heatmap_spec(**args["head"])),
-                      plot_value(figures.head_view_spec(**args["lines"])),
-                      None if preds is None else plot_value(
-                          figures.predictions_bar_spec(**preds)),
-                      status_text(run.result, run.name, zoo),
-                      head_table(run.result.stats, run.layer, run.head,
-                                 run.result.baseline_stats))
+    r = pending.result
+    return (plot_value(figures.head_heatmap_spec(**args["head"])),
+            plot_value(figures.head_view_spec(**args["lines"])),
+            None if preds is None else plot_value(figures.predictions_bar_spec(**preds)),
+            head_table(r.stats, pending.layer, pending.head, r.baseline_stats))
+
+
+def explore_live(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveResult:
+    """The whole live update (:func:`live_grid` then :func:`live_rest`): the same analysis
+    as :func:`explore`, drawn as plain dicts and written by
+    :func:`explorer.plotly_json.to_json` (no ``go.Figure`` anywhere)."""
+    g = live_grid(zoo, tok, text, controls)
+    head, lines, preds, table = live_rest(g.pending)
+    return LiveResult(g.grid, head, lines, preds, g.status, table)

@@ -4,7 +4,8 @@ The Explore tab's keystroke update (:func:`explorer.views.explore_live`) skips p
 and Gradio's serialisation and draws the grid as a uint8 mosaic; the ``/explore`` API
 (:func:`explorer.views.explore`) builds ``go.Figure`` objects the obvious way. Here:
 the fast JSON equals ``go.Figure.to_json()`` for every builder, the mosaic holds every
-panel rounded to whole percent with the right names and hover tokens, and on the real
+panel rounded to whole percent where its layout says, with hover text naming panel,
+position and token, and on the real
 model both paths give the same figures, status and table.
 """
 
@@ -16,7 +17,7 @@ import pytest
 
 from explorer import figures as F
 from explorer.labels import axis_labels
-from explorer.live_figures import attention_mosaic_spec, to_percent
+from explorer.live_figures import attention_mosaic_spec, panel, to_percent
 from explorer.plotly_json import plot_value, to_json, typed_array
 from tests.plotdata import decode_array, figure_json, heatmaps
 from tests.test_figures import HOSTILE, causal_patterns
@@ -79,10 +80,6 @@ def test_typed_arrays_round_trip(dtype):
 # --------------------------------------------------------------------------- the mosaic
 
 
-def mosaic_panels(fig: dict) -> dict[str, np.ndarray]:
-    return {t["name"]: decode_array(t["z"]) for t in fig["data"]}
-
-
 @pytest.mark.parametrize(("shape", "selected", "theme"), [
     ((4, 4, 6, 6), (1, 2), "light"),
     ((2, 8, 11, 11), None, "dark"),
@@ -95,55 +92,57 @@ def test_mosaic_holds_every_panel_in_whole_percent(shape, selected, theme):
     tokens = [f"w{i % 5}" for i in range(n)]
     grid = json.loads(F.attention_grid(p, tokens, theme=theme, selected=selected).to_json())
     fig = json.loads(to_json(attention_mosaic_spec(p, tokens, theme=theme, selected=selected)))
+    assert fig.pop("config") == {"displayModeBar": False}
     go.Figure(fig)  # valid Plotly
     reference = {t["name"]: decode_array(t["z"]) for t in grid["data"]}
-    panels = mosaic_panels(fig)
-    assert list(panels) == list(reference)  # same names, same order (row-major L, H)
-    for name, z in panels.items():
-        assert z.dtype == np.uint8 and z.shape == (n, n)
-        np.testing.assert_array_equal(z, np.rint(reference[name] * 100))
-        assert np.abs(z / 100 - reference[name]).max() <= 0.005 + 1e-6
+    (heat,) = [t for t in fig["data"] if t["type"] == "heatmap"]  # ONE heatmap
+    z = decode_array(heat["z"])
+    assert z.dtype == np.uint8 and z.shape == (n_layers * n, n_heads * n)
     lay = fig["layout"]
+    assert lay["meta"] == {"tokens": n, "layers": n_layers, "heads": n_heads}
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            ref = reference[f"L{layer} H{head}"]
+            got = panel(z, n, layer, head)
+            np.testing.assert_array_equal(got, np.rint(ref * 100))
+            assert np.abs(got / 100 - ref).max() <= 0.005 + 1e-6
     assert (lay["coloraxis"]["cmin"], lay["coloraxis"]["cmax"]) == (0, 100)
-    assert {t["coloraxis"] for t in fig["data"]} == {"coloraxis"}
-    assert [a["text"].replace("<b>", "").replace("</b>", "") for a in lay["annotations"]] == \
-        list(panels)
+    # hover: %{x}/%{y} read the hidden axes' tick text at each cell: panel, position, token
     labels = axis_labels(tokens, F.GRID_LABEL_CHARS)
-    meta = lay["meta"]
-    assert meta["tokens"] == n and (meta["layers"], meta["heads"]) == (n_layers, n_heads)
-    x_ticks = dict(zip(lay["xaxis"]["tickvals"], lay["xaxis"]["ticktext"], strict=True))
-    y_ticks = dict(zip(lay["yaxis"]["tickvals"], lay["yaxis"]["ticktext"], strict=True))
-    for i, trace in enumerate(fig["data"]):
-        layer, head = divmod(i, n_heads)
-        x0, y0 = meta["origin"][0] + head * meta["step"][0], \
-            meta["origin"][1] + layer * meta["step"][1]
-        assert (trace["x0"], trace["y0"], trace["dx"], trace["dy"]) == (x0, y0, 1, 1)
-        # hover %{x}/%{y} read the tick text at each cell: the key / query token
-        assert [x_ticks[x0 + k] for k in range(n)] == labels
-        assert [y_ticks[y0 + q] for q in range(n)] == labels
-        assert trace["hovertemplate"].endswith(f"<extra>L{layer} H{head}</extra>")
-        assert "%{z}%" in trace["hovertemplate"]
-    # panels never overlap: each starts after the previous one ends, with a gap
-    assert meta["step"][0] > n and meta["step"][1] > n
+    assert lay["xaxis"]["tickvals"] == list(range(n_heads * n))
+    assert lay["yaxis"]["tickvals"] == list(range(n_layers * n))
+    assert lay["xaxis"]["ticktext"] == [f"H{h} · key {k}: {labels[k]}"
+                                        for h in range(n_heads) for k in range(n)]
+    assert lay["yaxis"]["ticktext"] == [f"L{la} · query {q}: {labels[q]}"
+                                        for la in range(n_layers) for q in range(n)]
+    assert "%{x}" in heat["hovertemplate"] and "%{z}%" in heat["hovertemplate"]
+    # a label for each column and row, centred on its panels
+    assert lay["xaxis2"]["ticktext"] == [f"H{h}" for h in range(n_heads)]
+    assert lay["yaxis2"]["ticktext"] == [f"L{la}" for la in range(n_layers)]
+    assert lay["xaxis2"]["tickvals"][-1] == (n_heads - 1) * n + (n - 1) / 2
+    outline = [s for s in lay["shapes"] if s["type"] == "rect"]
+    separators = [s for s in lay["shapes"] if s["type"] == "line"]
+    assert len(separators) == n_heads - 1 + n_layers - 1
     if selected is None:
-        assert "shapes" not in lay
+        assert outline == []
     else:
-        (outline,) = lay["shapes"]
+        (box,) = outline
         layer, head = selected
-        x0 = meta["origin"][0] + head * meta["step"][0]
-        assert outline["x0"] < x0 - 0.5 and outline["x1"] > x0 + n - 0.5
-        assert lay["annotations"][layer * n_heads + head]["text"].startswith("<b>")
+        assert (box["x0"], box["x1"]) == (head * n - 0.5, (head + 1) * n - 0.5)
+        assert (box["y0"], box["y1"]) == (layer * n - 0.5, (layer + 1) * n - 0.5)
 
 
 def test_mosaic_tick_labels_only_while_they_fit_and_user_text_is_escaped():
     p = causal_patterns((4, 4, 5, 5))
     fig = json.loads(to_json(attention_mosaic_spec(p, ["<b>", "a", "&", "$x$", "c"])))
-    assert fig["layout"]["xaxis"]["showticklabels"] is True  # 5 tokens x 4 heads fit
-    text = json.dumps(fig["layout"]["xaxis"]["ticktext"])
+    assert fig["layout"]["xaxis3"]["showticklabels"] is True  # 5 tokens x 4 heads fit
+    assert fig["layout"]["xaxis3"]["ticktext"][:5] == ["&lt;b&gt;", "a", "&amp;", "&#36;x&#36;",
+                                                       "c"]
+    text = json.dumps(fig["layout"])
     assert "<b>" not in text and "&lt;b&gt;" in text and "&#36;x&#36;" in text
     long = attention_mosaic_spec(causal_patterns((4, 4, 64, 64)), [str(i) for i in range(64)])
+    assert "xaxis3" not in long["layout"] and "yaxis3" not in long["layout"]
     assert long["layout"]["xaxis"]["showticklabels"] is False
-    assert long["layout"]["yaxis"]["showticklabels"] is False
 
 
 def test_to_percent_rounds_and_clips():
@@ -181,7 +180,10 @@ def test_live_update_equals_the_straightforward_one(resources, text, changes):
         assert live["type"] == "plotly"
         assert figure_json(live) == json.loads(ref.to_json())  # the same numbers, exactly
     reference = heatmaps(json.loads(slow.grid.to_json()))
-    panels = heatmaps(figure_json(fast.grid))
-    assert len(panels) == len(reference)
-    for z, ref in zip(panels, reference, strict=True):
-        np.testing.assert_array_equal(z, np.rint(ref * 100))
+    fig = figure_json(fast.grid)
+    (z,) = heatmaps(fig)
+    meta = fig["layout"]["meta"]
+    assert meta["layers"] * meta["heads"] == len(reference)
+    for i, ref in enumerate(reference):
+        got = panel(z, meta["tokens"], *divmod(i, meta["heads"]))
+        np.testing.assert_array_equal(got, np.rint(ref * 100))

@@ -12,7 +12,8 @@ a 4 s wait for the grid, ~100 queued calls for one typed sentence). Instead each
 function that finishes at once and clicks the hidden button of the open tab (the page
 keeps which tab is open in ``window.__aeTab``). Each button has one server event, the
 tab's update, with ``always_last``: while an update runs, further keystrokes collapse
-into one more. So a keystroke costs one server event chain, for the open tab only.
+into one more. So a keystroke costs one server event chain, for the open tab only; a tab's
+slower figures can wait for a pause in typing (``wire_live(settled=...)``).
 """
 
 from __future__ import annotations
@@ -67,7 +68,6 @@ class Panel:
     layer: gr.Slider
     head: gr.Slider
     theme: gr.Radio
-    active_tab: gr.State  # the open tab's id, for server code that must know it
     live: list[LiveView] = field(default_factory=list)  # filled by wire_live
 
     @property
@@ -92,7 +92,7 @@ class LiveView:
 
     tab_id: str
     event: dict  # kwargs of the update's event (fn, inputs, outputs, ...)
-    then: dict | None  # kwargs of an event chained after it, or None
+    settled: dict | None  # kwargs of the event that follows once typing pauses, or None
     extra: tuple  # the tab's own triggers (e.g. its radio's .change)
     watch: tuple[str, ...] | None  # panel controls it depends on (None: all)
 
@@ -125,53 +125,74 @@ def build_knobs(text: gr.Textbox) -> Panel:
             head = gr.Slider(0, 7, value=0, step=1, label="Head", elem_id="head")
         theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
                          elem_id="theme")
-    return Panel(text, objective, heads, pos, mask, scaling, temperature, layer, head, theme,
-                 gr.State("explore"))
+    return Panel(text, objective, heads, pos, mask, scaling, temperature, layer, head, theme)
 
 
-# A Plotly figure drawn while its tab was hidden keeps a stale width; a resize event fixes it.
-RESIZE_JS = "() => { setTimeout(() => window.dispatchEvent(new Event('resize')), 100); }"
 LIVE_DEFAULTS = dict(show_progress="hidden", trigger_mode="always_last", api_name=False)
+# How long nothing new must happen before a tab's slower figures follow, by what changed
+# last: typing comes in bursts (a student types a key every 150-400 ms), a slider drag
+# too; a radio button or opening a tab is one event (ms).
+SETTLE_MS = {"text": 500, "slider": 150, "other": 0}
 
 
-def wire_live(panel: Panel, tab_id: str, live: dict, *, then: dict | None = None,
+def wire_live(panel: Panel, tab_id: str, live: dict, *, settled: dict | None = None,
               extra=(), watch: tuple[str, ...] | None = None) -> None:
     """Make ``live`` (event kwargs: ``fn``, ``inputs``, ``outputs``, optionally
-    ``preprocess``/``postprocess``...) the update of the tab with id ``tab_id``: it runs when it
-    opens and, while it is open, on typing, on every knob named in ``watch`` (default:
+    ``preprocess``/``postprocess``...) the update of the tab with id ``tab_id``: it runs when
+    it opens and, while it is open, on typing, on every knob named in ``watch`` (default:
     all of ``Panel.inputs``) and on ``extra`` triggers (event methods such as
-    ``radio.change``). ``then``: kwargs of an event chained after each update. ``fn``
-    never runs for a closed tab, so it needs no check of ``panel.active_tab``. Wired by
+    ``radio.change``). ``fn`` never runs for a closed tab, so it needs no check of which
+    tab is open. ``settled``: kwargs of a second event for the figures that need not
+    follow every keystroke; it runs after an update once nothing newer was typed or
+    clicked for a moment (``SETTLE_MS``: drawing a figure costs the browser more than
+    computing it costs the server, and every figure drawn delays the next keystroke's
+    grid). Wired by
     :func:`finish_live`, called once after every tab is built (``app.py`` does)."""
     if any(v.tab_id == tab_id for v in panel.live):
         raise ValueError(f"tab {tab_id!r} already has a live update")
     unknown = set(watch or ()) - set(KNOB_NAMES)
     if unknown:
         raise ValueError(f"watch names unknown controls: {sorted(unknown)}")
-    panel.live.append(LiveView(tab_id, dict(live), then, tuple(extra),
+    panel.live.append(LiveView(tab_id, dict(live), settled, tuple(extra),
                                None if watch is None else tuple(watch)))
 
 
-# Click tab t's hidden update button; at page load it may not be on the page yet: retry.
-_CLICK = ("const click = (t, n = 50) => { const b = document.getElementById('ae-live-' + t); "
-          "if (b) b.click(); else if (n > 0) setTimeout(() => click(t, n - 1), 100); };")
+# Click the element with this id; at page load it may not be on the page yet: retry. Every
+# routed trigger counts in window.__aeTicks (a pause: the count did not change) and says in
+# window.__aeSettle how long that pause must be.
+_CLICK = ("const click = (id, n = 50) => { const b = document.getElementById(id); "
+          "if (b) b.click(); else if (n > 0) setTimeout(() => click(id, n - 1), 100); }; "
+          "const tick = (ms) => { window.__aeTicks = (window.__aeTicks || 0) + 1; "
+          "window.__aeSettle = ms; };")
 
 
-def live_js(*tab_ids: str) -> str:
+def live_js(*tab_ids: str, settle: str = "other") -> str:
     """js for a trigger's single listener: run the open tab's update when the open tab is
-    one of ``tab_ids``. The ids are our own constants, written into the js as JSON."""
+    one of ``tab_ids`` (``settle``: a key of ``SETTLE_MS``). The ids are our own
+    constants, written into the js as JSON."""
     return ("() => { " + _CLICK + " const t = window.__aeTab; if ("
-            + json.dumps(list(tab_ids)) + ".includes(t)) click(t); }")
+            + json.dumps(list(tab_ids)) + ".includes(t)) { "
+            f"tick({SETTLE_MS[settle]}); click('ae-live-' + t); }} }}")
 
 
 def _opened_js(tab_id: str) -> str:
     """js of a tab's select event (and of the page load for the first tab): remember the
     open tab and run its update unless it was open already (Gradio also selects the
-    first tab while the page mounts), then refit figures drawn while hidden."""
+    first tab while the page mounts), then refit figures drawn while it was hidden (a
+    Plotly figure keeps a stale width until a resize event)."""
     t = json.dumps(tab_id)
     return ("() => { " + _CLICK + f" if (window.__aeTab !== {t}) {{ window.__aeTab = {t}; "
-            f"click({t}); setTimeout(() => window.dispatchEvent(new Event('resize')), 150); }}"
-            f" return {t}; }}")
+            f"tick({SETTLE_MS['other']}); click('ae-live-' + {t}); "
+            "setTimeout(() => window.dispatchEvent(new Event('resize')), 150); } }")
+
+
+def _settle_js(tab_id: str) -> str:
+    """js chained after a tab's update: once nothing newer was routed for as long as the
+    last trigger asks (and the tab is still open), run the tab's settled event."""
+    t = json.dumps(tab_id)
+    return ("() => { " + _CLICK + " const k = window.__aeTicks; setTimeout(() => { "
+            f"if (window.__aeTicks === k && window.__aeTab === {t}) click('ae-rest-' + {t}); "
+            "}, window.__aeSettle || 0); }")
 
 
 def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
@@ -192,22 +213,27 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     with gr.Row(elem_classes="ae-hidden"):
         buttons = {tab_id: gr.Button(f"update {tab_id}", elem_id=f"ae-live-{tab_id}")
                    for tab_id in views}
+        rests = {tab_id: gr.Button(f"settled {tab_id}", elem_id=f"ae-rest-{tab_id}")
+                 for tab_id, view in views.items() if view.settled is not None}
     for tab_id, view in views.items():
         event = buttons[tab_id].click(**{**LIVE_DEFAULTS, **view.event})
-        if view.then is not None:
-            event.then(**{"show_progress": "hidden", "api_name": False, **view.then})
+        if view.settled is not None:
+            event.then(None, None, None, js=_settle_js(tab_id), api_name=False,
+                       show_progress="hidden")
+            rests[tab_id].click(**{**LIVE_DEFAULTS, **view.settled})
         if view.extra:
             gr.on(list(view.extra), None, None, None, js=live_js(tab_id), api_name=False,
                   show_progress="hidden")
-    for tab_id, tab in tabs.items():
-        # js first, then the server learns the open tab (for code that must know it);
-        # the update does not wait for that.
-        tab.select(lambda tab_id: tab_id, panel.active_tab, panel.active_tab,
-                   js=_opened_js(tab_id), api_name=False, show_progress="hidden")
+    for tab_id, tab in tabs.items():  # js only: opening a tab sends its update, nothing more
+        tab.select(None, None, None, js=_opened_js(tab_id), api_name=False,
+                   show_progress="hidden")
     if tabs:
         context.root_block.load(None, None, None, js=_opened_js(next(iter(tabs))),
                                 api_name=False, show_progress="hidden")
     for name, control in panel.named.items():
         ids = [t for t, v in views.items() if v.watch is None or name in v.watch]
         trigger = control.input if name == "text" else control.change  # typing, not loads
-        trigger(None, None, None, js=live_js(*ids), api_name=False, show_progress="hidden")
+        settle = ("text" if name == "text" else
+                  "slider" if isinstance(control, gr.Slider) else "other")
+        trigger(None, None, None, js=live_js(*ids, settle=settle), api_name=False,
+                show_progress="hidden")
