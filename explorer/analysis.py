@@ -117,12 +117,14 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
     names = ["*hook_pattern", f"blocks.{layer}.attn.hook_scores",
              f"blocks.{layer}.attn.hook_scaled", f"blocks.{layer}.attn.hook_masked"]
     tokens = torch.tensor([prep.ids])
-    logits, cache = run_with_cache(model, tokens, settings, names=names)
-    patterns = cache.stack("attn.hook_pattern")[:, 0].numpy()  # [layer, head, q, k]
     at = _predict_position(prep.ids, tok.mask_id, masked_word)
+    # Logits only where the guesses are shown: W_U on one position instead of every one.
+    where = torch.tensor([0 if at is None else at])
+    logits, cache = run_with_cache(model, tokens, settings, names=names, logits_at=where)
+    patterns = cache.stack("attn.hook_pattern")[:, 0].numpy()  # [layer, head, q, k]
     if masked_word and at is None:
         notices.append("Write [mask] (or ___) where you want the model to guess a word.")
-    predictions = top_predictions(tok, logits[0, at], top_k) if at is not None else []
+    predictions = top_predictions(tok, logits[0, 0], top_k) if at is not None else []
     result = Analysis(
         tokens=prep.pieces, ids=prep.ids, patterns=patterns,
         scores=cache[f"blocks.{layer}.attn.hook_scores"][0].numpy(),
@@ -132,8 +134,9 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
         interventions=resolved.interventions, notices=tuple(notices),
     )
     if resolved.is_intervention:  # the same sentence as trained, for "before -> after"
-        base_logits, base = run_with_cache(model, tokens, None, names="*hook_pattern")
+        base_logits, base = run_with_cache(model, tokens, None, names="*hook_pattern",
+                                           logits_at=where)
         result.baseline_stats = head_stats(base.stack("attn.hook_pattern")[:, 0].numpy())
         if at is not None:
-            result.baseline_predictions = top_predictions(tok, base_logits[0, at], top_k)
+            result.baseline_predictions = top_predictions(tok, base_logits[0, 0], top_k)
     return result

@@ -225,9 +225,11 @@ class Transformer(nn.Module):
 
     def forward(self, tokens: torch.Tensor, settings: AttentionSettings | None = None,
                 key_padding_mask: torch.Tensor | None = None,
-                fused: bool = False) -> torch.Tensor:
+                fused: bool = False, logits_at: torch.Tensor | None = None) -> torch.Tensor:
         """tokens ``[batch, pos]`` (int64) -> logits ``[batch, pos, vocab_size]``.
-        ``key_padding_mask`` ``[batch, pos]`` is True at padding positions."""
+        ``key_padding_mask`` ``[batch, pos]`` is True at padding positions.
+        ``logits_at`` (int64 ``[k]``): unembed only these positions -> ``[batch, k, vocab]``;
+        ``W_U`` is the largest matrix of the model, and a live view needs one position."""
         n = tokens.shape[1]
         if n > self.config.n_ctx:
             raise ValueError(f"{n} tokens is more than this model's context of "
@@ -240,4 +242,5 @@ class Transformer(nn.Module):
         x = self.drop(x + self.hook_pos_embed(table))
         for layer, block in enumerate(self.blocks):
             x = block(x, self.pos, rs, layer, key_padding_mask, fused)
-        return self.W_U(self.hook_final(self.ln_final(x)))
+        x = self.hook_final(self.ln_final(x))  # every position, whatever logits_at says
+        return self.W_U(x if logits_at is None else x[:, logits_at])

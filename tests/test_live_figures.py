@@ -187,3 +187,34 @@ def test_live_update_equals_the_straightforward_one(resources, text, changes):
     for i, ref in enumerate(reference):
         got = panel(z, meta["tokens"], *divmod(i, meta["heads"]))
         np.testing.assert_array_equal(got, np.rint(ref * 100))
+
+
+@pytest.mark.parametrize("objective", ["next word (causal)", "masked word (bidirectional)"])
+def test_logits_at_one_position_are_the_full_forwards(resources, objective):
+    """``analyse`` unembeds only the position it shows guesses for (``logits_at``): the
+    same numbers as the full forward there, so the same guesses."""
+    import torch
+
+    from explorer.analysis import analyse, top_predictions
+    from explorer.views import Controls
+
+    tok, zoo = resources
+    model = zoo.get(Controls(objective=objective).checkpoint())
+    if model is None:
+        pytest.skip(f"{objective} model is not trained")
+    ids = torch.tensor([[p[0] for p in tok.token_pieces("The cat sat on the mat and the dog")]])
+    with torch.inference_mode():
+        full = model(ids)
+        some = model(ids, logits_at=torch.tensor([3, ids.shape[1] - 1]))
+    assert some.shape == (1, 2, full.shape[-1])
+    torch.testing.assert_close(some, full[:, [3, ids.shape[1] - 1]], rtol=1e-5, atol=1e-5)
+    text = "The cat sat on the [mask] and the dog" if "mask" in objective else \
+        "The cat sat on the mat and the dog"
+    r = analyse(model, tok, text)
+    with torch.inference_mode():
+        every = model(torch.tensor([r.ids]))
+    assert r.predict_at is not None
+    expected = top_predictions(tok, every[0, r.predict_at])
+    assert [t for t, _ in r.predictions] == [t for t, _ in expected]
+    np.testing.assert_allclose([p for _, p in r.predictions], [p for _, p in expected],
+                               rtol=1e-4, atol=1e-6)
