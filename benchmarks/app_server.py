@@ -1,0 +1,188 @@
+"""``python app.py`` in its own process, and the page's way of talking to it: the events a
+keystroke runs (found in ``/config``), each joined on the queue and read from its stream."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.common import DEFAULT_CONTROLS, ROOT, free_port
+
+
+def proc_status(pid: int) -> dict[str, float]:
+    """VmRSS / VmHWM of a process in MB (from /proc; psutil is not needed)."""
+    out = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, value, _unit = line.split()
+                out[key.rstrip(":")] = int(value) / 1024  # kB -> MB (MiB)
+    except OSError:
+        pass
+    return out
+
+
+class AppServer:
+    """``python app.py`` in its own process on a free port (the real thing, all of it)."""
+
+    def __init__(self, cmd: list[str] | None = None, env: dict[str, str] | None = None,
+                 cwd: Path = ROOT) -> None:
+        self.cmd = cmd or [sys.executable, "app.py"]
+        self.cwd = cwd
+        self.extra_env = env or {}
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = Path(tempfile.gettempdir()) / f"bench_app_{self.port}.log"
+        self.proc: subprocess.Popen | None = None
+        self.startup_s = float("nan")
+        self.rss_at_start: dict[str, float] = {}
+        self.models = "?"
+
+    def start(self, timeout: float = 60.0) -> None:
+        import httpx
+
+        env = {**os.environ, "GRADIO_SERVER_PORT": str(self.port),
+               "GRADIO_SERVER_NAME": "127.0.0.1", **self.extra_env}
+        self._log = open(self.log_path, "w")  # noqa: SIM115 (closed in stop)
+        t0 = time.perf_counter()
+        self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=env,
+                                     stdout=self._log, stderr=subprocess.STDOUT)
+        payload = {"data": ["The cat sat on the mat.", *DEFAULT_CONTROLS]}
+        with httpx.Client(base_url=self.url, timeout=30) as c:
+            while True:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"{' '.join(self.cmd[1:])} exited "
+                                       f"({self.proc.returncode}); see {self.log_path}")
+                if time.perf_counter() - t0 > timeout:
+                    raise RuntimeError(f"{' '.join(self.cmd[1:])} gave no answer in "
+                                       f"{timeout:.0f} s; see {self.log_path}")
+                try:
+                    r = c.post("/gradio_api/call/explore", json=payload)
+                    if r.status_code == 200:
+                        eid = r.json()["event_id"]
+                        body = c.get(f"/gradio_api/call/explore/{eid}").text
+                        if "event: complete" in body:
+                            break
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.05)
+        self.startup_s = time.perf_counter() - t0
+        self.rss_at_start = proc_status(self.proc.pid)
+        for line in self.log_path.read_text().splitlines():
+            if "models:" in line:
+                self.models = line.split("models:", 1)[1].strip()
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server process has used so far, from /proc."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError, AttributeError):
+            return float("nan")
+
+    def stop(self) -> dict[str, float]:
+        final = proc_status(self.proc.pid) if self.proc else {}
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if getattr(self, "_log", None):
+            self._log.close()
+        return final
+
+    def live_chain(self, tab: str = "explore") -> list[tuple[int, int | None, Callable]]:
+        """The events the page runs for one keystroke while ``tab`` is open, in order, as
+        ``(fn_index, trigger_id, text -> data)``: the click of the tab's hidden update
+        button (ui/controls.py routes every keystroke there), then, for a tab whose slower
+        figures wait for a pause in typing, the click of its ``ae-rest-*`` button (an app
+        from before that wiring: the sentence box's listener that draws ``#grid`` and the
+        server events chained after it). Data as the page sends it: each input's current
+        (default) value, None for ``gr.State`` (the server keeps that per session)."""
+        import httpx
+
+        config = httpx.get(self.url + "/config", timeout=10).json()
+        comps = {c["id"]: c for c in config["components"]}
+        elem = {i: c.get("props", {}).get("elem_id") for i, c in comps.items()}
+        box = next(i for i, e in elem.items() if e == "sentence")
+        deps = config["dependencies"]
+        chain = []
+        for prefix in ("ae-live-", "ae-rest-"):
+            button = next((i for i, e in elem.items() if e == prefix + tab), None)
+            if button is not None:
+                chain.append((next(d for d in deps if [button, "click"]
+                                   in [list(t) for t in d.get("targets", [])]), button))
+        if not chain and tab == "explore":  # an app from before ui/controls.finish_live
+            grid = next(i for i, e in elem.items() if e == "grid")
+            first = next(d for d in deps if grid in d["outputs"] and [box, "input"]
+                         in [list(t) for t in d.get("targets", [])])
+            chain = [(first, box)] + [(d, None) for d in deps if d.get("backend_fn")
+                                      and d.get("trigger_after") == first["id"]]
+
+        def maker(dep):
+            template = [None if comps[i].get("type") == "state"
+                        else comps[i]["props"].get("value") for i in dep["inputs"]]
+            where = dep["inputs"].index(box) if box in dep["inputs"] else None
+
+            def make(text: str) -> list:
+                data = list(template)
+                if where is not None:
+                    data[where] = text
+                return data
+            return make
+
+        return [(dep["id"], trigger, maker(dep)) for dep, trigger in chain]
+
+
+def run_chain(client, chain, session: str, text: str,
+              strict: bool = True) -> tuple[bool, int, list[float]]:
+    """One keystroke's events in turn on one session: (all answered -- each with a first
+    output, e.g. a drawn figure, when ``strict`` --, bytes received, seconds from the start
+    to the end of each event)."""
+    t0 = time.perf_counter()
+    ok, nbytes, ends = True, 0, []
+    for fn_index, trigger, make_data in chain:
+        answered, received = queue_update(client, fn_index, trigger, session, make_data(text),
+                                          require_first=strict)
+        ok &= answered
+        nbytes += received
+        ends.append(time.perf_counter() - t0)
+    return ok, nbytes, ends
+
+
+def queue_update(client, fn_index: int, trigger_id, session: str, data: list,
+                 require_first: bool = False) -> tuple[bool, int]:
+    """One event the way the page's JS client runs it: join, then read the SSE stream.
+    Returns (answered with success -- and a first output that is not None, when
+    ``require_first`` -- , bytes received on the data stream)."""
+    import orjson
+
+    r = client.post("/gradio_api/queue/join", json={
+        "data": data, "fn_index": fn_index, "trigger_id": trigger_id, "session_hash": session,
+        "event_data": None})
+    r.raise_for_status()
+    ok = False
+    with client.stream("GET", "/gradio_api/queue/data",
+                       params={"session_hash": session}) as s:
+        s.raise_for_status()
+        for line in s.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            msg = orjson.loads(line[5:])
+            if msg.get("msg") == "process_completed":
+                out = msg.get("output") or {}
+                ok = bool(msg.get("success")) and bool(out.get("data")) and \
+                    (not require_first or out["data"][0] is not None)
+            if msg.get("msg") in ("close_stream", "unexpected_error"):
+                break
+        received = s.num_bytes_downloaded
+    return ok, received
+
+
