@@ -8,6 +8,7 @@ with their own request (component values and ``gr.State``).
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 from pathlib import Path
@@ -90,7 +91,23 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
     return demo
 
 
+def cap_malloc_arenas(n: int = 2) -> None:
+    """Let glibc use at most ``n`` heap arenas. By default every thread that allocates
+    while another one does gets an arena of its own (up to 8 per core) whose freed memory
+    is rarely given back; Gradio runs requests on a pool of threads, so resident memory
+    grows with every thread that was ever busy. Setting ``MALLOC_ARENA_MAX=2`` in the
+    environment does the same, but only when set before the process starts (a Space's
+    variables are); ``mallopt`` does it from inside, before the server starts threads."""
+    if os.environ.get("MALLOC_ARENA_MAX"):
+        return  # the environment decided
+    try:
+        ctypes.CDLL("libc.so.6").mallopt(-8, n)  # -8: M_ARENA_MAX in glibc's malloc.h
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to cap
+        pass
+
+
 def main() -> None:
+    cap_malloc_arenas()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # gradio's own startup pings
     torch.set_num_threads(1)  # one thread per request: two stall when the CPU is shared
