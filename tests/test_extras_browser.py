@@ -264,7 +264,10 @@ def test_share_link_sets_sentence_and_knobs(laptop, extras_url):
     page.wait_for_function(
         "() => { const gd = document.querySelector('#grid .js-plotly-plot');"
         " if (!gd || !gd._fullData) return false;"
-        f" const z = gd._fullData[0].z; return z.length === {n} && z[0][{n - 1}] > 0; }}",
+        # the grid is one heatmap of every panel (explorer/live_figures.py); row 0 of
+        # panel L0 H0 is row 0 of z, its key n-1 column n-1
+        f" const z = gd._fullData[0].z; return gd.layout.meta.tokens === {n} &&"
+        f" z[0][{n - 1}] > 0; }}",
         timeout=WAIT)
 
 

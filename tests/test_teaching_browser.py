@@ -85,6 +85,7 @@ def chromium():
 
 def click_tab(page, label: str) -> None:
     """Open a tab; on a phone the tabs that do not fit sit behind Gradio's "More tabs"."""
+    page.locator("#tabs [role='tab']").first.wait_for(timeout=30000)  # the bar is drawn
     tab = page.get_by_role("tab", name=label, exact=True)
     if tab.count() and tab.is_visible():
         tab.click()
