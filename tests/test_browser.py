@@ -137,6 +137,19 @@ def test_clicking_a_small_heatmap_opens_it_large(page):
     assert page.locator("#head input[type=number]").input_value() == "2"
 
 
+def test_clicking_a_shared_example_updates_the_open_tab(page):
+    """An example fills the box without a keystroke; the open tab must still follow it."""
+    from ui.controls import EXAMPLES
+
+    page.locator("#examples").get_by_text("Examples that show something").click()
+    example = EXAMPLES[1]
+    page.locator("#examples").get_by_text(example[:30]).first.click()
+    page.wait_for_function("(t) => document.querySelector('#sentence textarea').value === t",
+                           arg=example, timeout=10000)
+    panels = type_and_settle(page, None, expect=example)
+    assert len(panels) == 16
+
+
 def _live_dependencies(page) -> dict[int, str]:
     """fn_index -> elem_id of the hidden button whose click it is (ui/controls.py)."""
     config = page.evaluate("() => fetch('config').then(r => r.json())")

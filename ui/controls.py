@@ -101,7 +101,11 @@ def build_sentence() -> gr.Textbox:
     text = gr.Textbox(label="Your sentence", lines=2, max_length=MAX_CHARS, value=EXAMPLES[0],
                       elem_id="sentence", info="Updates as you type.")
     with gr.Accordion("Examples that show something", open=False, elem_id="examples"):
-        gr.Examples(EXAMPLES, inputs=text, label=None)
+        examples = gr.Examples(EXAMPLES, inputs=text, label=None)
+    # Filling the box from an example fires no ``.input`` (that is typing only), so once the
+    # example is in, ask the open tab for its update as a radio click would.
+    examples.load_input_event.then(None, None, None, js=EXAMPLE_JS, api_name=False,
+                                   show_progress="hidden")
     return text
 
 
@@ -164,6 +168,12 @@ _CLICK = ("const click = (id, n = 50) => { const b = document.getElementById(id)
           "if (b) b.click(); else if (n > 0) setTimeout(() => click(id, n - 1), 100); }; "
           "const tick = (ms) => { window.__aeTicks = (window.__aeTicks || 0) + 1; "
           "window.__aeSettle = ms; };")
+
+
+# After an example fills the sentence box: the open tab's update, if it has one.
+EXAMPLE_JS = ("() => { const b = document.getElementById('ae-live-' + window.__aeTab); "
+              "if (b) { window.__aeTicks = (window.__aeTicks || 0) + 1; "
+              f"window.__aeSettle = {SETTLE_MS['other']}; b.click(); }} }}")
 
 
 def live_js(*tab_ids: str, settle: str = "other") -> str:
