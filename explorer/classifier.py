@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from explorer.config import ModelConfig
-from explorer.model import Block, HookPoint, Transformer
+from explorer.model import Block, HookPoint, Transformer, encode
 from explorer.positional import build_positional
 from explorer.settings import AttentionSettings
 
@@ -73,18 +73,7 @@ class Classifier(nn.Module):
         ``key_padding_mask`` ``[batch, pos]`` is True at padding positions: no token
         attends to them and the mean leaves them out."""
         batch, n = tokens.shape
-        if n > self.config.n_ctx:
-            raise ValueError(f"{n} tokens is more than this model's context of "
-                             f"{self.config.n_ctx}")
-        rs = (settings or AttentionSettings()).resolve(self.config)
-        x = self.hook_embed(self.W_E(tokens))
-        table = self.pos.embed_table(n)
-        if table is None:
-            table = torch.zeros(n, self.config.d_model, device=x.device, dtype=x.dtype)
-        x = self.drop(x + self.hook_pos_embed(table))
-        for layer, block in enumerate(self.blocks):
-            x = block(x, self.pos, rs, layer, key_padding_mask, fused)
-        x = self.hook_final(self.ln_final(x))
+        x = encode(self, tokens, settings, key_padding_mask, fused)  # [batch, pos, d_model]
 
         if key_padding_mask is None:
             keep = torch.ones(batch, n, 1, device=x.device, dtype=x.dtype)

@@ -230,17 +230,25 @@ class Transformer(nn.Module):
         ``key_padding_mask`` ``[batch, pos]`` is True at padding positions.
         ``logits_at`` (int64 ``[k]``): unembed only these positions -> ``[batch, k, vocab]``;
         ``W_U`` is the largest matrix of the model, and a live view needs one position."""
-        n = tokens.shape[1]
-        if n > self.config.n_ctx:
-            raise ValueError(f"{n} tokens is more than this model's context of "
-                             f"{self.config.n_ctx}")
-        rs = (settings or AttentionSettings()).resolve(self.config)
-        x = self.hook_embed(self.W_E(tokens))
-        table = self.pos.embed_table(n)
-        if table is None:
-            table = torch.zeros(n, self.config.d_model, device=x.device, dtype=x.dtype)
-        x = self.drop(x + self.hook_pos_embed(table))
-        for layer, block in enumerate(self.blocks):
-            x = block(x, self.pos, rs, layer, key_padding_mask, fused)
-        x = self.hook_final(self.ln_final(x))  # every position, whatever logits_at says
+        x = encode(self, tokens, settings, key_padding_mask, fused)  # every position
         return self.W_U(x if logits_at is None else x[:, logits_at])
+
+
+def encode(model: nn.Module, tokens: torch.Tensor, settings: AttentionSettings | None,
+           key_padding_mask: torch.Tensor | None, fused: bool) -> torch.Tensor:
+    """Token embedding (+ absolute position) -> blocks -> final norm: tokens ``[batch, pos]``
+    -> ``[batch, pos, d_model]``. Shared by every model built as a stack of ``blocks`` over
+    ``W_E`` (the language model and the classifier); ``model`` has their attribute names."""
+    n = tokens.shape[1]
+    if n > model.config.n_ctx:
+        raise ValueError(f"{n} tokens is more than this model's context of "
+                         f"{model.config.n_ctx}")
+    rs = (settings or AttentionSettings()).resolve(model.config)
+    x = model.hook_embed(model.W_E(tokens))
+    table = model.pos.embed_table(n)
+    if table is None:
+        table = torch.zeros(n, model.config.d_model, device=x.device, dtype=x.dtype)
+    x = model.drop(x + model.hook_pos_embed(table))
+    for layer, block in enumerate(model.blocks):
+        x = block(x, model.pos, rs, layer, key_padding_mask, fused)
+    return model.hook_final(model.ln_final(x))
