@@ -23,7 +23,9 @@ WHY = {
     "none": "Attention compares every token with every other by content alone, so without "
             "help it cannot tell *the dog bit the man* from *the man bit the dog*.",
     "sinusoidal": "A fixed table of sines and cosines (the 2017 paper) is **added** to the "
-                  "token embeddings, so each position has its own vector.",
+                  "token embeddings, so each position has its own vector. Here it is "
+                  "multiplied by one trained number first: added at full size, it drowned "
+                  "out the words and the model learned far worse.",
     "learned": "A table with one trained vector per position (GPT-2, BERT) is **added** to "
                "the token embeddings.",
     "rotary": "Nothing is added to the embeddings: inside every head, each pair of query and "
