@@ -21,14 +21,12 @@ figures work on this model unchanged.
 
 from __future__ import annotations
 
-import math
-
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from explorer.config import ModelConfig
-from explorer.model import Block, HookPoint, Transformer, encode
+from explorer.model import Block, HookPoint, encode, init_and_name
 from explorer.positional import build_positional
 from explorer.settings import AttentionSettings
 
@@ -55,13 +53,7 @@ class Classifier(nn.Module):
         self.W_C = nn.Linear(config.d_model, config.n_classes)  # the class head, with bias
         self.hook_logits = HookPoint()  # [batch, n_classes]  before log-softmax
 
-        self.apply(Transformer._init_weights)
-        for name, p in self.named_parameters():  # GPT-2: shrink residual writes by depth
-            if name.endswith(("W_O.weight", "W_out.weight")):
-                nn.init.normal_(p, 0.0, 0.02 / math.sqrt(2 * config.n_layers))
-        for name, module in self.named_modules():
-            if isinstance(module, HookPoint):
-                module.name = name
+        init_and_name(self, residual_writes=2 * config.n_layers)
 
     def hook_points(self) -> dict[str, HookPoint]:
         return {m.name: m for m in self.modules() if isinstance(m, HookPoint)}

@@ -205,13 +205,7 @@ class Transformer(nn.Module):
         self.hook_pos_embed = HookPoint()  # [pos, d_model]  added position vectors (0 if none)
         self.hook_final = HookPoint()  # [batch, pos, d_model]  after the final norm
 
-        self.apply(self._init_weights)
-        for name, p in self.named_parameters():  # GPT-2: shrink residual writes by depth
-            if name.endswith(("W_O.weight", "W_out.weight")):
-                nn.init.normal_(p, 0.0, 0.02 / math.sqrt(2 * config.n_layers))
-        for name, module in self.named_modules():
-            if isinstance(module, HookPoint):
-                module.name = name
+        init_and_name(self, residual_writes=2 * config.n_layers)
 
     @staticmethod
     def _init_weights(module: nn.Module) -> None:
@@ -252,3 +246,17 @@ def encode(model: nn.Module, tokens: torch.Tensor, settings: AttentionSettings |
     for layer, block in enumerate(model.blocks):
         x = block(x, model.pos, rs, layer, key_padding_mask, fused)
     return model.hook_final(model.ln_final(x))
+
+
+def init_and_name(model: nn.Module, residual_writes: int) -> None:
+    """Initialise like GPT-2 (normal 0.02, zero biases; the matrices that write into the
+    residual stream shrunk by sqrt(residual_writes), the number of such writes) and name
+    every HookPoint by its module path. Shared by every model class here; the order of
+    the random draws is the module order, so a seed rebuilds the same weights."""
+    model.apply(Transformer._init_weights)
+    for name, p in model.named_parameters():
+        if name.endswith(("W_O.weight", "W_out.weight")):
+            nn.init.normal_(p, 0.0, 0.02 / math.sqrt(residual_writes))
+    for name, module in model.named_modules():
+        if isinstance(module, HookPoint):
+            module.name = name

@@ -30,14 +30,13 @@ sequences). Source and target share one vocabulary and ``W_E``; ``W_U`` is tied 
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import torch
 from torch import nn
 
 from explorer.config import ModelConfig
-from explorer.model import MLP, Attention, Block, HookPoint, Transformer
+from explorer.model import MLP, Attention, Block, HookPoint, init_and_name
 from explorer.positional import NoPositionalEncoding, build_positional
 from explorer.settings import AttentionSettings, ResolvedSettings
 
@@ -111,14 +110,7 @@ class EncoderDecoder(nn.Module):
         if config.tie_embeddings:
             self.W_U.weight = self.W_E.weight
 
-        self.apply(Transformer._init_weights)
-        depth = 2 * (config.n_layers + config.n_dec_layers)
-        for name, p in self.named_parameters():  # shrink residual writes by depth (GPT-2)
-            if name.endswith(("W_O.weight", "W_out.weight")):
-                nn.init.normal_(p, 0.0, 0.02 / math.sqrt(depth))
-        for name, module in self.named_modules():
-            if isinstance(module, HookPoint):
-                module.name = name
+        init_and_name(self, residual_writes=2 * (config.n_layers + config.n_dec_layers))
 
     def hook_points(self) -> dict[str, HookPoint]:
         return {m.name: m for m in self.modules() if isinstance(m, HookPoint)}
