@@ -15,9 +15,8 @@ from urllib.parse import urlencode
 import gradio as gr
 import numpy as np
 import pytest
-import torch
 
-from tests.server import CHROMIUM_ARGS, chromium_path, free_port
+from tests.server import browser, serve  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -67,31 +66,14 @@ def build_extras_app(tok, zoo) -> gr.Blocks:
 
 
 @pytest.fixture(scope="module")
-def extras_url():
-    from explorer.tokenizer import Tokenizer
-    from explorer.zoo import CHECKPOINT_DIR, load_zoo
-
-    torch.set_num_threads(1)
-    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
-    zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
-    demo = build_extras_app(tok, zoo)
-    demo.queue(default_concurrency_limit=4, max_size=64)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, css_paths=[ROOT / "static" / "style.css"], show_error=False)
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+def extras_url(resources):
+    with serve(build_extras_app(*resources)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    path = chromium_path()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def chromium(browser):  # noqa: F811  (one Playwright per module, tests/server.py)
+    return browser
 
 
 def open_page(chromium, url, width=1366, height=900, query: dict | None = None):
