@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
             if training_elsewhere(name):  # started by someone else since the plan was made
                 print(f"skipping {name}: another process is training it")
                 continue
+            if is_trained(name):  # finished by another process since the plan was made
+                print(f"skipping {name}: already trained")
+                continue
             print(f"=== training {name} ===", flush=True)
             train.main(train_argv(name, args.tokens, args.threads, args.resume))
             evaluate.main([name, "--write-index", *eval_args])
