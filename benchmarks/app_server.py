@@ -98,6 +98,17 @@ class AppServer:
             self._log.close()
         return final
 
+    def canvas_grid(self) -> int | None:
+        """Component id of the Explore grid's canvas whose ``grid_data`` server function
+        the page calls per keystroke (static/live_grid.js), or None for an app from
+        before it (whose keystrokes are :meth:`live_chain` events)."""
+        import httpx
+
+        config = httpx.get(self.url + "/config", timeout=10).json()
+        return next((c["id"] for c in config["components"]
+                     if c.get("props", {}).get("elem_id") == "grid"
+                     and "grid_data" in (c["props"].get("server_fns") or [])), None)
+
     def live_chain(self, tab: str = "explore") -> list[tuple[int, int | None, Callable]]:
         """The events the page runs for one keystroke while ``tab`` is open, in order, as
         ``(fn_index, trigger_id, text -> data)``: the click of the tab's hidden update
@@ -139,6 +150,21 @@ class AppServer:
             return make
 
         return [(dep["id"], trigger, maker(dep)) for dep, trigger in chain]
+
+
+def grid_request(component: int, session: str, text: str) -> dict:
+    """The JSON body of one keystroke's grid request, as static/live_grid.js sends it."""
+    return {"data": {"text": text, "controls": list(DEFAULT_CONTROLS)},
+            "component_id": component, "fn_name": "grid_data", "session_hash": session}
+
+
+GRID_PATH = "/gradio_api/component_server/"
+
+
+def ask_grid(client, component: int, session: str, text: str) -> tuple[bool, int]:
+    """One keystroke's grid on the canvas path: (answered with a grid, bytes received)."""
+    r = client.post(GRID_PATH, json=grid_request(component, session, text))
+    return r.status_code == 200 and r.json().get("ok") is True, len(r.content)
 
 
 def run_chain(client, chain, session: str, text: str,

@@ -11,7 +11,7 @@ import uuid
 
 import numpy as np
 
-from benchmarks.app_server import AppServer, run_chain
+from benchmarks.app_server import GRID_PATH, AppServer, ask_grid, grid_request, run_chain
 from benchmarks.common import CHROMIUM_ARGS, DEFAULT_CONTROLS, KB, Sentences, log, pct
 
 
@@ -43,9 +43,11 @@ def bench_roundtrip(server: AppServer, sentences: Sentences, runs: int,
         res[f"client {n}"] = samples
     client.close()
 
-    # raw HTTP, one keep-alive connection, one session, like one open page: the events of
-    # one keystroke in turn (grid + status, then the other figures)
+    # raw HTTP, one keep-alive connection, one session, like one open page: a keystroke's
+    # grid (the canvas's POST; an app from before it: the grid's queue event), then the
+    # other figures as after a pause in typing (the settled event, on the queue)
     session = uuid.uuid4().hex[:11]
+    canvas = server.canvas_grid()
     with httpx.Client(base_url=server.url, timeout=30, verify=False) as c:
         for n in (32, 128):
             grid, whole, nbytes = [], [], []
@@ -53,7 +55,16 @@ def bench_roundtrip(server: AppServer, sentences: Sentences, runs: int,
             for i in range(runs + 2):
                 if i >= 7 and time.perf_counter() - begin > max_s:
                     break
-                ok, received, ends = run_chain(c, chain, session, texts[n][i % 5])
+                text = texts[n][i % 5]
+                if canvas is None:
+                    ok, received, ends = run_chain(c, chain, session, text)
+                else:
+                    t0 = time.perf_counter()
+                    ok, received = ask_grid(c, canvas, session, text)
+                    first = time.perf_counter() - t0
+                    ok2, rest, more = run_chain(c, chain[1:], session, text)
+                    ok, received, ends = ok and ok2, received + rest, [first] + [
+                        first + e for e in more]
                 assert ok, "update failed"
                 if i >= 2:
                     grid.append(ends[0] * 1e3)
@@ -107,8 +118,17 @@ INSTRUMENT = """() => {
   window.__keys = []; window.__draws = [];
   const box = document.querySelector('#sentence textarea');
   box.addEventListener('keydown', () => window.__keys.push(performance.now()), true);
-  let last = null;
+  let last = null, lastCanvas = 0;
   const tick = () => {
+    // the canvas grid (static/live_grid.js) says what it drew on its node
+    const c = document.querySelector('#grid canvas'), m = c && c.__aeGrid;
+    if (m && m.ok && m.drawn !== lastCanvas) {
+      lastCanvas = m.drawn;
+      const row = Array.from(m.cells.subarray((m.layers * m.n - 1) * m.heads * m.n));
+      window.__draws.push({t: performance.now(), n: m.n,
+                           print: m.n + ':' + row.join(',')});
+    }
+    // an app from before it: a Plotly grid
     const gd = document.querySelector('#grid .js-plotly-plot');
     const fd = gd && gd._fullData;
     if (fd && fd !== last && gd._fullLayout && gd.querySelector('image')) {
@@ -157,7 +177,9 @@ def bench_browser(server: AppServer, sentences: Sentences, n_keys: int,
         browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
         page.goto(server.url + "/")
-        page.wait_for_selector("#grid .js-plotly-plot", timeout=30000)
+        page.wait_for_function("() => document.querySelector('#grid .js-plotly-plot') || "
+                               "(document.querySelector('#grid canvas') || {}).__aeGrid",
+                               timeout=30000)
         page.evaluate(INSTRUMENT)
         box = page.locator("#sentence textarea")
         box.fill(base[:-1])  # fill() alone sends no update: the last key does
@@ -195,17 +217,23 @@ def bench_browser(server: AppServer, sentences: Sentences, n_keys: int,
 
 
 async def load_test(server: AppServer, sentences: Sentences, students: int, seconds: float,
-                    seed: int = 0) -> dict:
+                    seed: int = 0, settled: bool = True) -> dict:
+    """``settled``: after each keystroke's grid, also the settled event half a second
+    later, as the page sends it when typing pauses (so: every keystroke followed by a
+    pause, the heaviest case); False: keystrokes only. An app from before the canvas
+    always runs its whole chain of queue events."""
     import httpx
     import orjson
 
     chain = server.live_chain()
+    canvas = server.canvas_grid()  # None: an app from before the canvas grid
     rng = random.Random(seed)
     lengths = [rng.randint(4, 64) if rng.random() < 0.85 else rng.randint(65, 128)
                for _ in range(4000)]
     pool = {n: [sentences.get(n, v) for v in range(3)] for n in set(lengths)}
     latencies: list[float] = []  # tick -> the whole update (every event of the chain)
-    grid_latencies: list[float] = []  # tick -> the grid's event answered
+    grid_latencies: list[float] = []  # tick -> the grid (and guesses) answered
+    rest_latencies: list[float] = []  # canvas app: the settled event, from its start
     errors: list[str] = []
     collapsed = 0
     sent = 0
@@ -241,6 +269,32 @@ async def load_test(server: AppServer, sentences: Sentences, students: int, seco
                         raise RuntimeError(f"{kind}: {str(msg)[:80]}")
             raise RuntimeError("stream ended without an answer")
 
+        async def canvas_update(session: str, text: str, tick: float) -> None:
+            """The keystroke: the canvas's POST (grid and guesses); then, as the page does
+            once typing pauses (SETTLE_MS, 0.5 s), the settled event on the queue."""
+            r = await client.post(GRID_PATH, json=grid_request(canvas, session, text))
+            if r.status_code != 200 or not r.json().get("ok"):
+                raise RuntimeError(f"grid HTTP {r.status_code}: {r.text[:80]}")
+            grid_latencies.append((loop.time() - tick) * 1e3)
+            latencies.append(grid_latencies[-1])
+            if not settled:
+                return
+            pause = tick + 0.5 - loop.time()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            t_rest = loop.time()
+            for fn_index, trigger, make_data in chain[1:]:
+                await one(session, fn_index, trigger, make_data(text), strict=True)
+            rest_latencies.append((loop.time() - t_rest) * 1e3)
+
+        async def queue_update(session: str, text: str, tick: float) -> None:
+            """An app from before the canvas: every event of the chain, in turn."""
+            for j, (fn_index, trigger, make_data) in enumerate(chain):
+                await one(session, fn_index, trigger, make_data(text), strict=True)
+                if j == 0:
+                    grid_latencies.append((loop.time() - tick) * 1e3)
+            latencies.append((loop.time() - tick) * 1e3)
+
         async def student(i: int) -> None:
             nonlocal collapsed, sent
             srng = random.Random(seed * 1000 + i)
@@ -258,11 +312,8 @@ async def load_test(server: AppServer, sentences: Sentences, students: int, seco
                 text = srng.choice(pool[n])
                 sent += 1
                 try:
-                    for j, (fn_index, trigger, make_data) in enumerate(chain):
-                        await one(session, fn_index, trigger, make_data(text), strict=True)
-                        if j == 0:
-                            grid_latencies.append((loop.time() - tick) * 1e3)
-                    latencies.append((loop.time() - tick) * 1e3)
+                    await (canvas_update if canvas is not None else queue_update)(
+                        session, text, tick)
                 except Exception as exc:  # noqa: BLE001
                     errors.append(f"{type(exc).__name__}: {exc}"[:120])
                 # always_last: ticks that passed meanwhile collapse into the newest one
@@ -274,7 +325,9 @@ async def load_test(server: AppServer, sentences: Sentences, students: int, seco
         t0 = time.perf_counter()
         await asyncio.gather(*(student(i) for i in range(students)))
         wall = time.perf_counter() - t0
-    return {"latency": latencies, "grid_latency": grid_latencies, "errors": errors,
+    return {"latency": latencies, "grid_latency": grid_latencies,
+            "rest_latency": rest_latencies, "canvas": canvas is not None,
+            "settled": settled and canvas is not None, "errors": errors,
             "sent": sent, "collapsed": collapsed,
             "wall": wall, "students": students, "seconds": seconds}
 

@@ -31,16 +31,15 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
     from explorer import figures as F
     from explorer.analysis import analyse
     from explorer.capture import run_with_cache
-    from explorer.live_figures import attention_mosaic_spec
+    from explorer.grid_payload import grid_payload
     from explorer.plotly_json import to_json
     from explorer.views import (
         Controls,
         _figure_args,
-        _run,
         explore,
-        explore_live,
         head_table,
-        live_grid,
+        live_rest,
+        run_request,
         status_text,
     )
 
@@ -50,17 +49,17 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
         raise SystemExit(f"{MODEL} is not in the zoo: {zoo.why_missing(MODEL)}")
     plot = gr.Plot()
     controls = Controls()
-    key_name = "per keystroke: live_grid (analysis, grid)"
-    live_name = "whole live update (explore_live)"
+    key_name = "per keystroke: grid_payload + JSON (canvas)"
+    live_name = "whole live update (+ figures after a pause)"
     before_name = "before: explore + gr.Plot postprocess"
     names = ["forward (bare, inference_mode)", "run_with_cache (all hooks)",
              "run_with_cache (patterns only)", "analyse", key_name, live_name, before_name]
-    stage_names = ["analyse", "grid mosaic (spec)", "head heatmap (spec)", "head view (spec)",
-                   "predictions (spec)", "status + head_table", "JSON grid", "JSON head",
-                   "JSON head view", "JSON predictions"]
+    stage_names = ["analyse", "grid payload (canvas)", "head heatmap (spec)",
+                   "head view (spec)", "predictions (spec)", "status + head_table",
+                   "JSON grid payload", "JSON head", "JSON head view", "JSON predictions"]
     rows = {n: Row(n) for n in names}
     stages = {n: Row("  " + n, indent=True) for n in stage_names}
-    size_rows = {k: Row(k) for k in ("bytes per keystroke (grid + status)",
+    size_rows = {k: Row(k) for k in ("bytes per keystroke (grid payload)",
                                      "bytes per whole update (live)", "  grid", "  head",
                                      "  head view", "  predictions", "  status + table",
                                      "  before: bytes per update")}
@@ -69,6 +68,15 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
     def serialise(fig) -> bytes:  # what the queue sends for one gr.Plot output (old path)
         data = plot.postprocess(fig)
         return b"" if data is None else orjson.dumps(data.model_dump())
+
+    def keystroke(text: str) -> bytes:
+        """What the canvas receives per keystroke (ORJSONResponse writes it so)."""
+        return orjson.dumps(grid_payload(zoo, tok, text, controls))
+
+    def after_pause(text: str) -> list:
+        """The settled event: the analysis again, the other figures, status and table."""
+        run = run_request(zoo, tok, text, controls)
+        return [*live_rest(run), status_text(run.result, run.name, zoo)]
 
     def one_size(n: int) -> None:
         text = sentences.get(n)
@@ -88,8 +96,8 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
             names[1]: lambda: run_with_cache(model, ids),
             names[2]: lambda: run_with_cache(model, ids, names="*hook_pattern"),
             names[3]: lambda: analyse(model, tok, text, controls.settings(), layer=0),
-            names[4]: lambda: live_grid(zoo, tok, text, controls),
-            names[5]: lambda: explore_live(zoo, tok, text, controls),
+            names[4]: lambda: keystroke(text),
+            names[5]: lambda: (keystroke(text), after_pause(text)),
             names[6]: before,
         }
         meds = timed_interleaved(cases, runs, max_s)
@@ -100,22 +108,22 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
         raw["compute"][n] = {k: {"median_ms": v[0], "p95_ms": v[1]} for k, v in meds.items()}
 
         # Stage breakdown of the live update (medians, ms): the same calls explore_live makes.
-        run = _run(zoo, tok, text, controls)
+        run = run_request(zoo, tok, text, controls)
         args = _figure_args(run)
         a = run.result
-        specs = {"grid": attention_mosaic_spec(**args["grid"]),
-                 "head": F.head_heatmap_spec(**args["head"]),
+        payload = grid_payload(zoo, tok, text, controls)
+        specs = {"head": F.head_heatmap_spec(**args["head"]),
                  "lines": F.head_view_spec(**args["lines"]),
                  "preds": F.predictions_bar_spec(**args["predictions"])}
         stage_fns = {
             "analyse": lambda: analyse(model, tok, text, controls.settings(), layer=0),
-            "grid mosaic (spec)": lambda: attention_mosaic_spec(**args["grid"]),
+            "grid payload (canvas)": lambda: grid_payload(zoo, tok, text, controls),
             "head heatmap (spec)": lambda: F.head_heatmap_spec(**args["head"]),
             "head view (spec)": lambda: F.head_view_spec(**args["lines"]),
             "predictions (spec)": lambda: F.predictions_bar_spec(**args["predictions"]),
             "status + head_table": lambda: (status_text(a, MODEL, zoo),
                                             head_table(a.stats, 0, 0)),
-            "JSON grid": lambda: to_json(specs["grid"]),
+            "JSON grid payload": lambda: orjson.dumps(payload),
             "JSON head": lambda: to_json(specs["head"]),
             "JSON head view": lambda: to_json(specs["lines"]),
             "JSON predictions": lambda: to_json(specs["preds"]),
@@ -127,13 +135,13 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
 
         # Bytes as the queue sends them: each output value as JSON (the figure JSON is a
         # string inside it, so its quotes are escaped once more), plus status and table.
-        r = explore_live(zoo, tok, text, controls)
-        parts = [len(orjson.dumps(v)) for v in (r.grid, r.head, r.lines, r.predictions)]
-        text_bytes = len(orjson.dumps([r.status, r.head_table]))
+        head, lines, preds, table, status = after_pause(text)
+        key_bytes = len(keystroke(text))
+        parts = [key_bytes] + [len(orjson.dumps(v)) for v in (head, lines, preds)]
+        text_bytes = len(orjson.dumps([status, table]))
         total = sum(parts) + text_bytes
         old = sum(map(len, before())) + text_bytes
-        key_bytes = parts[0] + len(orjson.dumps(r.status))
-        size_rows["bytes per keystroke (grid + status)"].cells[n] = f"{key_bytes / KB:.1f} KB"
+        size_rows["bytes per keystroke (grid payload)"].cells[n] = f"{key_bytes / KB:.1f} KB"
         size_rows["bytes per whole update (live)"].cells[n] = f"{total / KB:.1f} KB"
         for key, b in zip(("  grid", "  head", "  head view", "  predictions",
                            "  status + table"), parts + [text_bytes], strict=True):
@@ -154,7 +162,7 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
                   for n, lim in TARGETS["explore_ms"].items() if n in raw["compute"]]
         rows[name].target = target or ", ".join(f"<={lim:g} ms @{n}" for n, _, lim in checks)
         rows[name].result = " ".join(f"{verdict(v <= lim)}@{n}" for n, v, lim in checks)
-    for name, key, target in (("bytes per keystroke (grid + status)", "keystroke", None),
+    for name, key, target in (("bytes per keystroke (grid payload)", "keystroke", None),
                               ("bytes per whole update (live)", "total", "(same, stricter)")):
         bchecks = [(n, raw["compute"][n]["bytes"][key] / KB, lim)
                    for n, lim in TARGETS["bytes_kb"].items() if n in raw["compute"]]

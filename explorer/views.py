@@ -140,7 +140,7 @@ HEAD_VIEW_TOP_K = 3
 
 
 @dataclass
-class _Run:
+class Run:
     """One analysed request, shared by the two ways of drawing it."""
 
     result: Analysis
@@ -155,7 +155,7 @@ class _Run:
         return None if len(self.result.tokens) <= HEAD_VIEW_ALL_KEYS_UP_TO else HEAD_VIEW_TOP_K
 
 
-def _run(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> _Run | tuple[str, str]:
+def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> Run | tuple[str, str]:
     """The analysis of one request, or (status, head table) when there is nothing to draw."""
     name = controls.checkpoint()
     model = zoo.get(name)
@@ -168,10 +168,10 @@ def _run(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> _Run | tuple[str
     layer = min(max(controls.layer, 0), config.n_layers - 1)
     head = min(max(controls.head, 0), config.n_heads - 1)
     result = analyse(model, tok, text, controls.settings(), layer=layer)
-    return _Run(result, name, config.causal, layer, head, controls.theme)
+    return Run(result, name, config.causal, layer, head, controls.theme)
 
 
-def _figure_args(run: _Run) -> dict:
+def _figure_args(run: Run) -> dict:
     """Keyword arguments of the four builders, the same for both ways of drawing."""
     r, layer, head, theme = run.result, run.layer, run.head, run.theme
     where = "next word" if run.causal else "the [mask]"
@@ -191,8 +191,8 @@ def _figure_args(run: _Run) -> dict:
 def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreResult:
     """The whole update as ``go.Figure`` objects, the straightforward way: the ``/explore``
     API and the reference the live path (:func:`explore_live`) is tested against."""
-    run = _run(zoo, tok, text, controls)
-    if not isinstance(run, _Run):
+    run = run_request(zoo, tok, text, controls)
+    if not isinstance(run, Run):
         return ExploreResult(None, None, None, None, *run)
     args = _figure_args(run)
     preds = args["predictions"]
@@ -225,19 +225,19 @@ class LiveGrid:
 
     grid: dict | None
     status: str
-    pending: _Run | None  # what :func:`live_rest` draws the other figures from
+    pending: Run | None  # what :func:`live_rest` draws the other figures from
 
 
 def live_grid(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveGrid:
     """Per keystroke: the analysis, the grid and the status, nothing else."""
-    run = _run(zoo, tok, text, controls)
-    if not isinstance(run, _Run):
+    run = run_request(zoo, tok, text, controls)
+    if not isinstance(run, Run):
         return LiveGrid(None, run[0], None)
     return LiveGrid(plot_value(attention_mosaic_spec(**_figure_args(run)["grid"])),
                     status_text(run.result, run.name, zoo), run)
 
 
-def live_rest(pending: _Run | None) -> tuple[dict | None, dict | None, dict | None, str]:
+def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | None, str]:
     """(head, head view, guesses, head table) of an analysed request, drawn when typing
     pauses (no model run: ``pending`` is :attr:`LiveGrid.pending`)."""
     if pending is None:

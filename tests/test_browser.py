@@ -1,7 +1,8 @@
 """End to end in a real Chromium: type key by key, flip the mask, change heads, screenshot.
 
-Reads the figures from the page itself (Plotly keeps each plot's data on its DOM node),
-so these tests see what the student sees, not what the server meant to send.
+Reads the figures from the page itself (Plotly keeps each plot's data on its DOM node;
+the grid's canvas script, static/live_grid.js, keeps what it drew on the canvas node), so
+these tests see what the student sees, not what the server meant to send.
 """
 
 from pathlib import Path
@@ -13,19 +14,18 @@ from tests.server import app_url, browser  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
-# The grid's panels (whole percent, cut out of the one heatmap of explorer/live_figures.py
-# with its layout.meta) as nested lists, read from Plotly's graph div.
+# The grid's panels (whole percent, cut out of the mosaic the canvas drew: static/
+# live_grid.js keeps it, decoded, on the canvas node) as nested lists.
 READ_GRID = """() => {
-  const gd = document.querySelector('#grid .js-plotly-plot');
-  if (!gd || !gd.data || !gd._fullData || !gd.layout.meta) return null;
-  // _fullData holds z decoded from the base64 typed array (data[i].z is the raw spec)
-  const z = gd._fullData.find(t => t.type === 'heatmap').z, m = gd.layout.meta, n = m.tokens;
-  const panels = [];
+  const c = document.querySelector('#grid canvas'), m = c && c.__aeGrid;
+  if (!m || !m.ok) return null;
+  const n = m.n, row = m.heads * n, panels = [];
   for (let l = 0; l < m.layers; l++) for (let h = 0; h < m.heads; h++)
-    panels.push(Array.from({length: n},
-                           (_, q) => Array.from(z[l * n + q]).slice(h * n, (h + 1) * n)));
+    panels.push(Array.from({length: n}, (_, q) =>
+      Array.from(m.cells.subarray((l * n + q) * row + h * n, (l * n + q) * row + (h + 1) * n))));
   return panels;
 }"""
+GRID_DRAWN = "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid"
 
 
 def grid(page):
@@ -72,7 +72,7 @@ def page(browser, app_url):  # noqa: F811
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     page.goto(app_url)
-    page.wait_for_selector("#grid .js-plotly-plot", timeout=30000)
+    page.wait_for_function(GRID_DRAWN, timeout=30000)
     yield page
     context.close()
 
@@ -86,18 +86,22 @@ def test_typing_mask_and_heads_in_a_real_browser(page):
 
     page.locator("#mask").get_by_text("off", exact=True).click()
     panels = wait_for_grid(page, lambda ps: np.triu(ps[0], 1).sum() > 0)
-    assert "Experiment on the trained model" in status(page)
+    # the status follows the grid (with the figures that wait for a pause)
+    page.wait_for_function("() => document.querySelector('#status').innerText"
+                           ".includes('Experiment on the trained model')", timeout=10000)
+    assert "experiment: causal mask off" in page.locator("#grid .ae-grid-caption").inner_text()
     page.screenshot(path=str(ARTIFACTS / "browser-mask-off.png"), full_page=True)
 
     page.locator("#mask").get_by_text("as trained", exact=True).click()
     page.locator("#heads").get_by_text("8", exact=True).click()
     page.wait_for_timeout(500)
+    # the grid of the 8-head model, or (not trained) the page saying so in the grid's place
     page.wait_for_function(
-        "() => document.querySelector('#status').innerText.includes('h8') || "
-        "document.querySelectorAll('#grid .js-plotly-plot').length && "
-        "document.querySelector('#grid .js-plotly-plot')._fullData.length === 32", timeout=15000)
+        "() => { const m = document.querySelector('#grid canvas').__aeGrid || {};"
+        " return m.heads === 8 || (m.ok === false && document.querySelector("
+        "'#grid .ae-grid-caption').innerText.includes('h8')); }", timeout=15000)
     panels = grid(page)
-    if "causal-h8-rotary" in status(page) and "No model" in status(page):
+    if panels is None:
         pytest.skip("causal-h8-rotary is not trained yet; the page said so")
     assert len(panels) == 32  # 4 layers x 8 heads
     page.screenshot(path=str(ARTIFACTS / "browser-8-heads.png"), full_page=True)
@@ -112,24 +116,30 @@ def test_markup_typed_in_the_sentence_stays_text(page):
     assert any("<" in t for t in labels) and any(">" in t for t in labels)
     assert page.locator("#grid a[href*='evil'], #head-large a[href*='evil']").count() == 0
     assert page.locator("#head-large .ytick text b").count() == 0
+    # the canvas labels the cells with the characters typed (its hover shows them as text)
+    tokens = page.evaluate("() => document.querySelector('#grid canvas').__aeGrid.tokens")
+    assert "<" in tokens and ">" in tokens
+    assert page.locator("#grid b, #grid a").count() == 0
 
 
-# Page coordinates of the centre of panel (layer, head) of the grid, from its layout.meta
-# (explorer/live_figures.py: panel (layer, head) is the T x T block at row layer, column head).
-PANEL_CENTRE = """([layer, head]) => {
-  const gd = document.querySelector('#grid .js-plotly-plot');
-  const L = gd._fullLayout, n = L.meta.tokens, c = (n - 1) / 2;
-  const box = gd.getBoundingClientRect();
-  return [box.left + L.xaxis._offset + L.xaxis.l2p(head * n + c),
-          box.top + L.yaxis._offset + L.yaxis.l2p(layer * n + c)];
+# Page coordinates of cell (query, key) of panel (layer, head) of the grid, from where the
+# canvas script says it drew the panels.
+PANEL_CELL = """([layer, head, q, k]) => {
+  const c = document.querySelector('#grid canvas'), m = c.__aeGrid, g = m.geom;
+  const box = c.getBoundingClientRect(), cell = g.size / m.n;
+  return [box.left + g.left + head * (g.size + g.gap) + (k + 0.5) * cell,
+          box.top + g.top + layer * (g.size + g.gap) + (q + 0.5) * cell];
 }"""
 
 
-def test_clicking_a_small_heatmap_opens_it_large(page):
-    labels = page.locator("#grid .x2tick text, #grid .y2tick text").evaluate_all(
-        "els => els.map(e => e.textContent)")
-    assert labels == ["H0", "H1", "H2", "H3", "L0", "L1", "L2", "L3"]  # each column and row
-    x, y = page.evaluate(PANEL_CENTRE, [1, 2])
+def test_hover_names_the_cell_and_clicking_a_small_heatmap_opens_it_large(page):
+    panels = type_and_settle(page, "The cat saw the cat")
+    x, y = page.evaluate(PANEL_CELL, [1, 2, 3, 1])
+    page.mouse.move(x, y)
+    tip = page.locator("#grid .ae-grid-tip")
+    tip.wait_for(state="visible", timeout=5000)
+    weight = round(panels[1 * 4 + 2][3, 1])
+    assert tip.inner_text() == f"L1 H2 · query 3 ␣the → key 1 ␣cat: {weight}%"
     page.mouse.click(x, y)
     page.wait_for_function("() => document.querySelector('#head-large')"
                            ".textContent.includes('Layer 1, head 2')", timeout=15000)
@@ -159,9 +169,10 @@ def _live_dependencies(page) -> dict[int, str]:
 
 
 def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
-    """Twelve quick keys: the keystrokes collapse (always_last), only the Explore tab's
-    update runs (not one per tab), its slower figures come once after the typing, and the
-    grid settles on the final text."""
+    """Twelve quick keys: the canvas asks for the grid itself (one request at a time, the
+    keystrokes typed meanwhile collapse into one more), no tab's Gradio update runs per
+    keystroke, the Explore tab's slower figures come once after the typing, and the grid
+    settles on the final text."""
     import json
 
     live = _live_dependencies(page)
@@ -169,9 +180,11 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
         f"ae-live-{t}" for t in ("explore", "inside", "shapes", "positional", "lessons",
                                  "compare", "ablate", "layers", "training", "export")}
     assert "ae-rest-explore" in live.values()
-    joins = []
+    joins, grids = [], []
     page.on("request", lambda r: joins.append(json.loads(r.post_data)["fn_index"])
             if "/queue/join" in r.url else None)
+    page.on("request", lambda r: grids.append(json.loads(r.post_data)["fn_name"])
+            if "/component_server" in r.url else None)
     box = page.locator("#sentence textarea")
     box.fill("The cat sat.")
     box.press("End")
@@ -180,9 +193,9 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     type_and_settle(page, None, expect="The cat sat. A dog ran. ")  # grid is n x n
     page.wait_for_timeout(1000)  # the figures that wait for a pause in typing
     updates = [live[f] for f in joins if f in live]
-    assert {u for u in updates} == {"ae-live-explore", "ae-rest-explore"}, joins
-    grids = updates.count("ae-live-explore")
-    assert grids <= 5, f"{grids} updates for 12 keys: the keystrokes did not collapse"
+    assert set(updates) == {"ae-rest-explore"}, updates  # typing: no Gradio update
+    assert set(grids) == {"grid_data"}
+    assert 1 <= len(grids) <= 6, f"{len(grids)} grids for 13 keys: they did not collapse"
     # the head, head view and guesses follow once typing pauses, not per keystroke
     assert updates.count("ae-rest-explore") <= 2, updates
 
@@ -191,7 +204,7 @@ def test_phone_width_screenshot(browser, app_url):  # noqa: F811
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(app_url)
-    page.wait_for_selector("#grid .js-plotly-plot", timeout=30000)
+    page.wait_for_function(GRID_DRAWN, timeout=30000)
     page.wait_for_timeout(1000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-phone.png"), full_page=True)

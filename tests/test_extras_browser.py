@@ -81,7 +81,8 @@ def open_page(chromium, url, width=1366, height=900, query: dict | None = None):
                                    accept_downloads=True)
     page = context.new_page()
     page.goto(url + ("?" + urlencode(query) if query else ""))
-    page.wait_for_selector("#grid .js-plotly-plot", timeout=WAIT)  # Explore drew
+    page.wait_for_function(  # Explore drew its grid (static/live_grid.js)
+        "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid", timeout=WAIT)
     return context, page
 
 
@@ -244,12 +245,11 @@ def test_share_link_sets_sentence_and_knobs(laptop, extras_url):
     # Explore redraws for the shared sentence (mask off: weight above the diagonal).
     n = n_tokens(query["text"])
     page.wait_for_function(
-        "() => { const gd = document.querySelector('#grid .js-plotly-plot');"
-        " if (!gd || !gd._fullData) return false;"
-        # the grid is one heatmap of every panel (explorer/live_figures.py); row 0 of
-        # panel L0 H0 is row 0 of z, its key n-1 column n-1
-        f" const z = gd._fullData[0].z; return gd.layout.meta.tokens === {n} &&"
-        f" z[0][{n - 1}] > 0; }}",
+        "() => { const c = document.querySelector('#grid canvas'), m = c && c.__aeGrid;"
+        " if (!m || !m.ok) return false;"
+        # the canvas keeps the mosaic of every panel (static/live_grid.js); row 0 of
+        # panel L0 H0 is row 0 of the mosaic, its key n-1 column n-1
+        f" return m.n === {n} && m.cells[{n - 1}] > 0; }}",
         timeout=WAIT)
 
 

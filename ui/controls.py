@@ -95,6 +95,7 @@ class LiveView:
     settled: dict | None  # kwargs of the event that follows once typing pauses, or None
     extra: tuple  # the tab's own triggers (e.g. its radio's .change)
     watch: tuple[str, ...] | None  # panel controls it depends on (None: all)
+    own_typing: bool = False  # the tab's own page script follows typing (not its button)
 
 
 def build_sentence() -> gr.Textbox:
@@ -140,7 +141,8 @@ SETTLE_MS = {"text": 500, "slider": 150, "other": 0}
 
 
 def wire_live(panel: Panel, tab_id: str, live: dict, *, settled: dict | None = None,
-              extra=(), watch: tuple[str, ...] | None = None) -> None:
+              extra=(), watch: tuple[str, ...] | None = None,
+              own_typing: bool = False) -> None:
     """Make ``live`` (event kwargs: ``fn``, ``inputs``, ``outputs``, optionally
     ``preprocess``/``postprocess``...) the update of the tab with id ``tab_id``: it runs when
     it opens and, while it is open, on typing, on every knob named in ``watch`` (default:
@@ -150,15 +152,17 @@ def wire_live(panel: Panel, tab_id: str, live: dict, *, settled: dict | None = N
     follow every keystroke; it runs after an update once nothing newer was typed or
     clicked for a moment (``SETTLE_MS``: drawing a figure costs the browser more than
     computing it costs the server, and every figure drawn delays the next keystroke's
-    grid). Wired by
-    :func:`finish_live`, called once after every tab is built (``app.py`` does)."""
+    grid). ``own_typing``: typing does not click the tab's button, because a script of
+    the tab's own follows the sentence box (the Explore grid, ``static/live_grid.js``);
+    it then also asks for the settled event itself. Wired by :func:`finish_live`, called
+    once after every tab is built (``app.py`` does)."""
     if any(v.tab_id == tab_id for v in panel.live):
         raise ValueError(f"tab {tab_id!r} already has a live update")
     unknown = set(watch or ()) - set(KNOB_NAMES)
     if unknown:
         raise ValueError(f"watch names unknown controls: {sorted(unknown)}")
     panel.live.append(LiveView(tab_id, dict(live), settled, tuple(extra),
-                               None if watch is None else tuple(watch)))
+                               None if watch is None else tuple(watch), own_typing))
 
 
 # Click the element with this id; at page load it may not be on the page yet: retry. Every
@@ -241,7 +245,8 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
         context.root_block.load(None, None, None, js=_opened_js(next(iter(tabs))),
                                 api_name=False, show_progress="hidden")
     for name, control in panel.named.items():
-        ids = [t for t, v in views.items() if v.watch is None or name in v.watch]
+        ids = [t for t, v in views.items() if (v.watch is None or name in v.watch)
+               and not (name == "text" and v.own_typing)]
         trigger = control.input if name == "text" else control.change  # typing, not loads
         settle = ("text" if name == "text" else
                   "slider" if isinstance(control, gr.Slider) else "other")

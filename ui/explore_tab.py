@@ -1,39 +1,52 @@
-"""The Explore tab: every head at once, one head large, the head view, the guesses."""
+"""The Explore tab: every head at once, one head large, the head view, the guesses.
+
+The grid of every head is the page's own canvas (``static/live_grid.js``, data from
+:mod:`explorer.grid_payload`), not a Plotly figure: it follows each keystroke by asking
+the server directly (``gr.HTML(server_functions=...)``), so typing skips Gradio's queue
+and Plotly's redraw, the two slow parts of a keystroke (see the module docstring there).
+Knobs, opening the tab and examples still come as Gradio events (``wire_live``); the
+large head, the head view, the guesses chart and the table follow once typing pauses.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
+from pathlib import Path
 
 import gradio as gr
 
-from explorer.views import BadControl, explore, live_grid, live_rest, parse_controls
-from ui.controls import Panel, wire_live
+from explorer.grid_payload import grid_payload, safe_grid_payload
+from explorer.views import (
+    BadControl,
+    explore,
+    live_rest,
+    parse_controls,
+    run_request,
+    status_text,
+)
+from ui.controls import SETTLE_MS, Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "explore"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
-
-# Clicking a small heatmap opens it large: the grid is one heatmap (explorer/live_figures.py)
-# whose layout.meta gives the token count T, so the clicked cell's x, y name the panel
-# (head = x // T, layer = y // T); the hidden button then passes that (layer, head) to the
-# sliders through its js function. A MutationObserver re-attaches the listener whenever
-# Gradio redraws the grid.
-LISTEN_FOR_CLICKS = """() => {
-  const attach = () => {
-    const gd = document.querySelector('#grid .js-plotly-plot');
-    if (!gd || gd.__aeClick || !gd.on) return;
-    gd.__aeClick = true;
-    gd.on('plotly_click', (ev) => {
-      const pt = ev.points[0], n = gd.layout?.meta?.tokens;
-      if (!pt || !n || pt.data.type !== 'heatmap') return;
-      window.__aeSelect = [Math.floor(pt.y / n), Math.floor(pt.x / n)];
-      document.querySelector('#grid-select')?.click();
-    });
-  };
-  new MutationObserver(attach).observe(document.body, {childList: true, subtree: true});
-  attach();
-}"""
+# Keystroke requests computing at once (more wait their turn), as the queue's default;
+# one that cannot start within BUSY_AFTER_S gets a "busy" message instead of a long wait
+# (the page sends a newer keystroke or the settled event soon anyway).
+LIVE_CONCURRENCY = 4
+BUSY_AFTER_S = 5.0
+BUSY = {"ok": False, "caption": "⚠️ The server is busy right now; keep typing to try again."}
+GRID_HTML = ('<div class="ae-grid"><div class="ae-grid-caption" aria-live="polite"></div>'
+             '<div class="ae-grid-guesses"></div>'
+             '<canvas role="img" aria-label="Attention of every head"></canvas>'
+             '<div class="ae-grid-tip" hidden></div></div>')
+GRID_JS = (Path(__file__).resolve().parents[1] / "static" / "live_grid.js").read_text()
 READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
+
+
+def grid_js(tab: str = TAB) -> str:
+    """static/live_grid.js with this tab's id and the typing pause filled in."""
+    return GRID_JS.replace("__TAB__", tab).replace("__SETTLE__", str(SETTLE_MS["text"]))
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -43,44 +56,61 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 "In each square, row i is token i looking at the tokens (columns); brighter "
                 "means more attention. Click a square to open it large.",
                 elem_classes="caption")
-    grid = gr.Plot(show_label=False, elem_id="grid")
+    gate = threading.BoundedSemaphore(LIVE_CONCURRENCY)
+
+    def grid_data(request):
+        """One keystroke's grid, asked for by the page's canvas (static/live_grid.js)."""
+        if not gate.acquire(timeout=BUSY_AFTER_S):
+            return BUSY
+        try:
+            return safe_grid_payload(zoo, tok, request)
+        finally:
+            gate.release()
+
+    grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=grid_js(),
+                   server_functions=[grid_data], elem_id="grid")
     select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
     with gr.Row(equal_height=False):
         big = gr.Plot(show_label=False, elem_id="head-large")
         preds = gr.Plot(show_label=False, elem_id="predictions")
     lines = gr.Plot(show_label=False, elem_id="head-view")
     table = gr.Markdown(elem_id="head-table")
-    outputs = [grid, big, lines, preds, status, table]
+    # /explore (the API) answers with a Plotly grid: its own hidden output, not the canvas
+    api_grid = gr.Plot(visible=False)
+    outputs = [api_grid, big, lines, preds, status, table]
 
-    # Per keystroke: the analysis, the grid and the status. The analysis is kept in this
-    # user's own gr.State; the other three figures are drawn from it once typing pauses
-    # (controls.SETTLE_MS; at once after a click on a knob): drawing them takes the
-    # browser longer than the grid, and while it draws, the next keystroke's grid waits
-    # (benchmarks/run_all.py: keystroke -> grid drawn).
-    pending = gr.State(None)  # this user's latest analysis, never shared
-
+    # A knob, opening the tab, an example: the grid (its value also tells the canvas which
+    # controls to send with the next keystroke) and the status. Once typing pauses
+    # (controls.SETTLE_MS; at once after a knob) the other figures, the table and the
+    # status, from the sentence and knobs as they are then: drawing those takes the
+    # browser longer than the grid, and while it draws, the next keystroke's grid waits.
     def update_grid(text, *controls):
         try:
-            g = live_grid(zoo, tok, text, parse_controls(*controls))
+            return grid_payload(zoo, tok, "" if text is None else str(text),
+                                parse_controls(*controls))
         except BadControl as exc:
-            return None, f"⚠️ {exc}", None
+            return {"ok": False, "caption": f"⚠️ {exc}"}
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("explore failed")
-            return None, FAILED, None
-        return g.grid, g.status, g.pending
+            return {"ok": False, "caption": FAILED}
 
-    def update_rest(latest):
+    def update_rest(text, *controls):
         try:
-            return list(live_rest(latest))
+            run = run_request(zoo, tok, text, parse_controls(*controls))
+            if isinstance(run, tuple):
+                return None, None, None, "", run[0]
+            return [*live_rest(run), status_text(run.result, run.name, zoo)]
+        except BadControl as exc:
+            return None, None, None, "", f"⚠️ {exc}"
         except Exception:
             log.exception("explore (figures after a pause) failed")
-            return None, None, None, ""
+            return None, None, None, "", FAILED
 
     raw = dict(preprocess=False, postprocess=False)  # values go out exactly as built
-    wire_live(panel, TAB, dict(fn=update_grid, inputs=panel.inputs,
-                               outputs=[grid, status, pending], **raw),
-              settled=dict(fn=update_rest, inputs=pending, outputs=[big, lines, preds, table],
-                           **raw))
+    wire_live(panel, TAB, dict(fn=update_grid, inputs=panel.inputs, outputs=[grid], **raw),
+              settled=dict(fn=update_rest, inputs=panel.inputs,
+                           outputs=[big, lines, preds, table, status], **raw),
+              own_typing=True)
 
     def api(text, *controls):
         """The ``/explore`` endpoint: the same view as ``go.Figure`` objects, the
@@ -96,7 +126,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     endpoint = gr.Button("explore api", visible=False)
     endpoint.click(api, panel.inputs, outputs, api_name="explore", show_progress="hidden")
-    demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
     select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
                  [panel.layer, panel.head], js=READ_CLICK, api_name=False,
                  show_progress="hidden")

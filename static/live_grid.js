@@ -1,0 +1,258 @@
+// The Explore tab's grid of every head, drawn on a canvas (the js_on_load of the gr.HTML
+// in ui/explore_tab.py; Gradio runs it once per mount with element, trigger, props,
+// server, upload and watch in scope). Data: explorer/grid_payload.py.
+//
+// Two ways a grid arrives:
+//  * typing while this tab is open: this script asks the server itself
+//    (server.grid_data, one plain POST; no queue, no server-sent events) and draws the
+//    answer; one request at a time, keystrokes typed meanwhile collapse into one more;
+//  * everything else (a knob, opening the tab, an example): Gradio's event sets
+//    props.value and watch('value') draws it. That value also tells this script the
+//    controls to send with the next keystroke.
+// Once typing pauses (__SETTLE__ ms) the tab's slower figures are asked for by clicking
+// its hidden "settled" button, as ui/controls.py does for every tab.
+// Token labels and messages are plain text on a canvas or in textContent: never HTML.
+
+const TAB = "__TAB__";
+const SETTLE_MS = __SETTLE__;
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
+const MARGIN = { top: 20, right: 28, gap: 4, tokensLeft: 70, tokensBottom: 62 };
+const MAX_PANEL = 160; // css px: one panel never larger than this
+const MIN_LABELLED_CELL = 9; // css px: token labels only when a cell is at least this tall
+
+const canvas = element.querySelector("canvas");
+const caption = element.querySelector(".ae-grid-caption");
+const guesses = element.querySelector(".ae-grid-guesses");
+const tip = element.querySelector(".ae-grid-tip");
+const mosaic = document.createElement("canvas"); // one pixel per cell, drawn once per payload
+let shown = null; // the payload on screen
+let cells = null; // its decoded weights (uint8, whole percent)
+let geom = null; // where its panels are (css px), for hover and click
+let drawn = 0; // grids drawn so far
+
+const click = (id) => document.getElementById(id)?.click();
+const sentence = () => document.querySelector("#sentence textarea");
+
+function rgb(hex) {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+}
+
+// Colour of each whole percent 0..100, interpolated between the scale's stops as Plotly does.
+function palette(scale) {
+  const out = new Uint8ClampedArray(101 * 3);
+  for (let v = 0; v <= 100; v++) {
+    const t = v / 100;
+    let i = 0;
+    while (i < scale.length - 2 && t > scale[i + 1][0]) i++;
+    const [t0, c0] = scale[i], [t1, c1] = scale[i + 1];
+    const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
+    const a = rgb(c0), b = rgb(c1);
+    for (let k = 0; k < 3; k++) out[v * 3 + k] = Math.round(a[k] + f * (b[k] - a[k]));
+  }
+  return out;
+}
+
+function decode(b64) {
+  const s = atob(b64), out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+function paintMosaic(p) {
+  const w = p.heads * p.n, h = p.layers * p.n, colours = palette(p.colors.scale);
+  cells = decode(p.z);
+  const img = new ImageData(w, h), d = img.data;
+  for (let i = 0; i < cells.length; i++) {
+    const c = Math.min(cells[i], 100) * 3;
+    d[4 * i] = colours[c]; d[4 * i + 1] = colours[c + 1]; d[4 * i + 2] = colours[c + 2];
+    d[4 * i + 3] = 255;
+  }
+  mosaic.width = w; mosaic.height = h;
+  mosaic.getContext("2d").putImageData(img, 0, 0);
+}
+
+// Panel size and margins for this width: token labels when the cells are big enough.
+function layout(p, width) {
+  const fit = (left, bottom) => {
+    const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
+    const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
+    return { left, bottom, size };
+  };
+  let g = fit(MARGIN.tokensLeft, MARGIN.tokensBottom);
+  g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+  if (!g.tokens) g = { ...fit(0, 0), tokens: false };
+  g.top = MARGIN.top;
+  g.height = g.top + p.layers * g.size + MARGIN.gap * (p.layers - 1) + g.bottom + 4;
+  g.x = (h) => g.left + h * (g.size + MARGIN.gap);
+  g.y = (l) => g.top + l * (g.size + MARGIN.gap);
+  return g;
+}
+
+function draw(p) {
+  shown = p;
+  if (!p) return;
+  caption.textContent = p.caption || "";
+  guesses.textContent = p.ok && p.guesses && p.guesses.length
+    ? "Guesses for the " + p.where + ": "
+      + p.guesses.map(([t, q]) => "“" + t + "” " + Math.round(q * 100) + "%").join("  ")
+    : "";
+  if (!p.ok) {
+    canvas.hidden = true; geom = null; cells = null; tip.hidden = true;
+    drawn += 1;
+    canvas.__aeGrid = { drawn, ok: false };
+    return;
+  }
+  canvas.hidden = false;
+  paintMosaic(p);
+  redraw();
+}
+
+function redraw() {
+  const p = shown;
+  if (!p || !p.ok) return;
+  const width = Math.max(200, element.clientWidth || 600);
+  const g = layout(p, width), n = p.n, dpr = window.devicePixelRatio || 1;
+  canvas.style.width = width + "px";
+  canvas.style.height = g.height + "px";
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(g.height * dpr);
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = p.colors.paper;
+  ctx.fillRect(0, 0, width, g.height);
+  ctx.imageSmoothingEnabled = false; // one flat square per weight, no blur
+  for (let l = 0; l < p.layers; l++) {
+    for (let h = 0; h < p.heads; h++) {
+      ctx.drawImage(mosaic, h * n, l * n, n, n, g.x(h), g.y(l), g.size, g.size);
+    }
+  }
+  ctx.fillStyle = p.colors.font;
+  ctx.font = "11px " + FONT;
+  ctx.textAlign = "center"; ctx.textBaseline = "bottom";
+  for (let h = 0; h < p.heads; h++) ctx.fillText("H" + h, g.x(h) + g.size / 2, g.top - 4);
+  ctx.textAlign = "left"; ctx.textBaseline = "middle";
+  const right = g.x(p.heads - 1) + g.size + 6;
+  for (let l = 0; l < p.layers; l++) ctx.fillText("L" + l, right, g.y(l) + g.size / 2);
+  if (g.tokens) {
+    const cell = g.size / n;
+    ctx.font = "9px " + FONT;
+    ctx.fillStyle = p.colors.muted;
+    ctx.textAlign = "right";
+    for (let l = 0; l < p.layers; l++) {
+      for (let q = 0; q < n; q++) {
+        ctx.fillText(p.tokens[q], g.left - 4, g.y(l) + (q + 0.5) * cell, g.left - 6);
+      }
+    }
+    const bottom = g.y(p.layers - 1) + g.size + 4;
+    for (let h = 0; h < p.heads; h++) {
+      for (let k = 0; k < n; k++) {
+        ctx.save();
+        ctx.translate(g.x(h) + (k + 0.5) * cell, bottom);
+        ctx.rotate(-Math.PI / 3);
+        ctx.fillText(p.tokens[k], 0, 0, g.bottom);
+        ctx.restore();
+      }
+    }
+  }
+  const [sl, sh] = p.selected;
+  ctx.strokeStyle = p.colors.accent;
+  ctx.lineWidth = 2.5;
+  ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
+  canvas.setAttribute("aria-label", "Attention of every head: " + p.layers + " layers × "
+    + p.heads + " heads, " + n + " tokens. Click a square to open it large.");
+  geom = g;
+  // What is on screen, for tests and benchmarks (read-only copies of this script's state).
+  drawn += 1;
+  canvas.__aeGrid = { drawn, ok: true, layers: p.layers, heads: p.heads, n, tokens: p.tokens,
+    cells, selected: p.selected, geom: { left: g.left, top: g.top, size: g.size,
+      gap: MARGIN.gap } };
+}
+
+// (layer, head, query, key) under a point of the canvas (css px), or null.
+function hit(x, y) {
+  const p = shown, g = geom;
+  if (!p || !g) return null;
+  const h = Math.floor((x - g.left) / (g.size + MARGIN.gap));
+  const l = Math.floor((y - g.top) / (g.size + MARGIN.gap));
+  if (h < 0 || h >= p.heads || l < 0 || l >= p.layers) return null;
+  const dx = x - g.x(h), dy = y - g.y(l);
+  if (dx < 0 || dy < 0 || dx >= g.size || dy >= g.size) return null;
+  return [l, h, Math.floor((dy / g.size) * p.n), Math.floor((dx / g.size) * p.n)];
+}
+
+canvas.addEventListener("mousemove", (ev) => {
+  const at = hit(ev.offsetX, ev.offsetY);
+  canvas.style.cursor = at ? "pointer" : "default";
+  if (!at) { tip.hidden = true; return; }
+  const [l, h, q, k] = at, p = shown;
+  const w = cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
+  tip.textContent = "L" + l + " H" + h + " · query " + q + " " + p.tokens[q] + " → key "
+    + k + " " + p.tokens[k] + ": " + w + "%";
+  tip.hidden = false;
+  const left = Math.min(ev.offsetX + 12, Math.max(0, element.clientWidth - tip.offsetWidth));
+  tip.style.left = left + "px";
+  tip.style.top = (ev.offsetY + 14) + "px";
+});
+canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
+canvas.addEventListener("click", (ev) => {
+  const at = hit(ev.offsetX, ev.offsetY);
+  if (!at) return;
+  window.__aeSelect = [at[0], at[1]];
+  click("grid-select"); // ui/explore_tab.py: sets the layer and head sliders
+});
+new ResizeObserver(() => redraw()).observe(element);
+
+// ------------------------------------------------------------------ typing: the fast path
+let busy = false, again = false;
+
+const controls = () => (props.value && props.value.controls) || null;
+
+function settleLater() {
+  const k = window.__aeTicks;
+  setTimeout(() => {
+    if (window.__aeTicks === k && window.__aeTab === TAB) click("ae-rest-" + TAB);
+  }, window.__aeSettle || 0);
+}
+
+async function pump() {
+  if (busy) { again = true; return; }
+  busy = true;
+  try {
+    do {
+      again = false;
+      const sent = controls(), box = sentence();
+      if (!sent || !box) { click("ae-live-" + TAB); return; } // no grid yet: Gradio's way
+      let answer;
+      try {
+        answer = await server.grid_data({ text: box.value, controls: sent });
+      } catch (e) {
+        answer = { ok: false, caption: "⚠️ The server did not answer (busy?). Type on to try again." };
+      }
+      // A knob changed while this was on its way: ask again with the new controls.
+      if (JSON.stringify(sent) !== JSON.stringify(controls())) again = true;
+      else draw(answer);
+    } while (again);
+  } finally {
+    busy = false;
+  }
+  settleLater();
+}
+
+window.__aeGridPump = pump; // the newest mount's pump (a remount replaces it)
+if (!window.__aeGridListens) {
+  window.__aeGridListens = true;
+  document.addEventListener("input", (ev) => {
+    if (window.__aeTab !== TAB || !ev.target.closest || !ev.target.closest("#sentence")) return;
+    window.__aeTicks = (window.__aeTicks || 0) + 1;
+    window.__aeSettle = SETTLE_MS;
+    window.__aeGridPump();
+  }, true);
+}
+
+watch("value", () => {
+  const v = props.value, box = sentence();
+  draw(v);
+  // Typed on while a knob's update was on its way: bring the grid up to the sentence.
+  if (v && v.controls && typeof v.text === "string" && box && v.text !== box.value) pump();
+});
+draw(props.value);

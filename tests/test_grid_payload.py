@@ -1,0 +1,154 @@
+"""The Explore grid's keystroke path (explorer/grid_payload.py, served by the canvas's
+``grid_data`` server function): the same weights as the straightforward path, plain-text
+labels, every malformed request refused with a message, and each concurrent request
+answered with its own sentence through the real server."""
+
+import base64
+import concurrent.futures as cf
+
+import httpx
+import numpy as np
+import pytest
+
+from explorer.analysis import MAX_CHARS
+from explorer.grid_payload import grid_payload, plain_label, read_request, safe_grid_payload
+from explorer.live_figures import to_percent
+from explorer.views import BadControl, explore, parse_controls
+from tests.server import app_url  # noqa: F401  (fixture)
+
+CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 1, 2, "light"]
+
+
+def cells(payload: dict) -> np.ndarray:
+    """The payload's mosaic back as [layer, head, query, key] whole percent."""
+    n, layers, heads = payload["n"], payload["layers"], payload["heads"]
+    z = np.frombuffer(base64.b64decode(payload["z"]), dtype=np.uint8)
+    return z.reshape(layers, n, heads, n).transpose(0, 2, 1, 3)
+
+
+@pytest.mark.parametrize("mask", ["as trained", "off"])
+def test_the_payload_holds_exactly_the_weights_of_the_straightforward_path(resources, mask):
+    tok, zoo = resources
+    controls = parse_controls(*CONTROLS[:3], mask, *CONTROLS[4:])
+    text = "The cat saw the cat. It ran."
+    p = grid_payload(zoo, tok, text, controls)
+    reference = explore(zoo, tok, text, controls)  # go.Figure grid: one heatmap per head
+    assert p["ok"] and (p["layers"], p["heads"]) == (4, 4)
+    got = cells(p)
+    assert got.shape == (4, 4, p["n"], p["n"])
+    for i, trace in enumerate(t for t in reference.grid.data if t.type == "heatmap"):
+        want = to_percent(np.asarray(trace.z, dtype=np.float32))
+        np.testing.assert_array_equal(got[i // 4, i % 4], want)
+    assert (np.triu(got[0, 0], 1).sum() == 0) == (mask == "as trained")
+    assert p["selected"] == [1, 2]
+    assert p["controls"] == CONTROLS[:3] + [mask] + CONTROLS[4:]  # echoed for the next key
+    assert len(p["guesses"]) == 3 and all(0 < q <= 1 for _, q in p["guesses"])
+    assert ("experiment" in p["caption"]) == (mask == "off")
+
+
+def test_labels_are_the_characters_typed_as_plain_text(resources):
+    tok, zoo = resources
+    p = grid_payload(zoo, tok, 'a <b>x</b> & "$y"', parse_controls(*CONTROLS))
+    joined = "".join(p["tokens"])
+    assert "<" in joined and "&" in joined and "&lt;" not in joined and "&amp;" not in joined
+    assert plain_label(" the") == "␣the"
+    assert plain_label("abcdefghijklmnopq") == "abcdefghijk…"
+
+
+@pytest.mark.parametrize("request_", [
+    None, "text", [], {"text": "hi"}, {"controls": CONTROLS}, {"text": 5, "controls": CONTROLS},
+    {"text": "hi", "controls": CONTROLS[:-1]}, {"text": "hi", "controls": "abc"},
+    {"text": "hi", "controls": ["nope", *CONTROLS[1:]]},
+    {"text": "hi", "controls": [CONTROLS[0], 3, *CONTROLS[2:]]},
+    {"text": "hi", "controls": [*CONTROLS[:5], float("nan"), *CONTROLS[6:]]},
+    {"text": "hi", "controls": [*CONTROLS[:6], "x", *CONTROLS[7:]]},
+])
+def test_a_malformed_request_gets_a_message_that_echoes_nothing(resources, request_):
+    tok, zoo = resources
+    with pytest.raises(BadControl):
+        read_request(request_)
+    p = safe_grid_payload(zoo, tok, request_)
+    assert p == {"ok": False, "caption": p["caption"]} and p["caption"].startswith("⚠️")
+    assert "nope" not in p["caption"]
+
+
+def test_empty_long_and_out_of_range_requests(resources):
+    tok, zoo = resources
+    empty = safe_grid_payload(zoo, tok, {"text": "   ", "controls": CONTROLS})
+    assert not empty["ok"] and "Type a sentence" in empty["caption"]
+    long = safe_grid_payload(zoo, tok, {"text": "cat " * 5000, "controls": CONTROLS})
+    assert long["ok"] and len(long["text"]) == MAX_CHARS + 1  # cut before any work
+    assert long["n"] <= 128 and "⚠️" in long["caption"]  # the notice says what was cut
+    far = safe_grid_payload(zoo, tok, {"text": "a b", "controls": [*CONTROLS[:6], 99, -5,
+                                                                     "light"]})
+    assert far["selected"] == [3, 0]  # layer and head clamped to the model
+
+
+def _grid_id(url: str) -> int:
+    config = httpx.get(url + "config", timeout=10).json()
+    return next(c["id"] for c in config["components"]
+                if c.get("props", {}).get("elem_id") == "grid")
+
+
+def _ask(url: str, component: int, data, fn_name: str = "grid_data") -> httpx.Response:
+    return httpx.post(url + "gradio_api/component_server/", timeout=30, json={
+        "data": data, "component_id": component, "fn_name": fn_name,
+        "session_hash": "test-grid"})
+
+
+def test_the_server_answers_the_canvas_and_nothing_else(app_url, resources):  # noqa: F811
+    tok, zoo = resources
+    grid = _grid_id(app_url)
+    r = _ask(app_url, grid, {"text": "The dog ran.", "controls": CONTROLS})
+    assert r.status_code == 200
+    assert r.json() == grid_payload(zoo, tok, "The dog ran.", parse_controls(*CONTROLS))
+    assert _ask(app_url, grid, {"text": 1}).json()["ok"] is False
+    assert _ask(app_url, grid, None, fn_name="__init__").status_code == 404  # only grid_data
+
+
+def test_concurrent_keystrokes_each_get_their_own_sentence(app_url, resources):  # noqa: F811
+    """24 sentences from 8 threads at once: each answer equals that sentence's answer
+    computed alone (weights, tokens, guesses: the whole payload)."""
+    tok, zoo = resources
+    grid = _grid_id(app_url)
+    texts = [f"Tom had {i} red balls and " + "a big dog " * (i % 5) for i in range(24)]
+    alone = [grid_payload(zoo, tok, t, parse_controls(*CONTROLS)) for t in texts]
+
+    def one(text):
+        return _ask(app_url, grid, {"text": text, "controls": CONTROLS}).json()
+
+    with cf.ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(one, texts))
+    assert answers == alone
+
+
+def test_a_keystroke_that_cannot_start_soon_gets_busy_not_a_long_wait(resources, monkeypatch):
+    """With every slot taken for longer than BUSY_AFTER_S, the next keystroke is answered
+    at once with the busy message; the slot holder still gets its grid."""
+    import threading
+    import time
+
+    import app
+    from ui import explore_tab
+
+    tok, zoo = resources
+    release = threading.Event()
+
+    def slow(zoo_, tok_, request):
+        release.wait(5)
+        return {"ok": True, "caption": "slow"}
+
+    monkeypatch.setattr(explore_tab, "LIVE_CONCURRENCY", 1)
+    monkeypatch.setattr(explore_tab, "BUSY_AFTER_S", 0.2)
+    monkeypatch.setattr(explore_tab, "safe_grid_payload", slow)
+    demo = app.build_app(tok, zoo)
+    grid = next(b for b in demo.blocks.values() if getattr(b, "elem_id", None) == "grid")
+    with cf.ThreadPoolExecutor(1) as pool:
+        first = pool.submit(grid.grid_data, {})
+        time.sleep(0.1)
+        t0 = time.perf_counter()
+        assert grid.grid_data({}) == explore_tab.BUSY
+        assert time.perf_counter() - t0 < 2
+        release.set()
+        assert first.result(5)["caption"] == "slow"
+    assert grid.grid_data({}) == {"ok": True, "caption": "slow"}  # the slot is free again
