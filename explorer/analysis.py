@@ -101,8 +101,11 @@ def _predict_position(ids: list[int], mask_id: int, masked_word: bool) -> int | 
 
 def analyse(model: Transformer, tok: Tokenizer, text: str,
             settings: AttentionSettings | None = None, layer: int = 0,
-            top_k: int = TOP_K) -> Analysis:
-    """Everything the live views need for one sentence under one set of knobs."""
+            top_k: int = TOP_K, detail: bool = True) -> Analysis:
+    """Everything the live views need for one sentence under one set of knobs.
+    ``detail=False`` (a keystroke's grid): the patterns and the guesses only; no scores of
+    the selected layer, no head statistics and no second, as-trained run for an
+    experiment's "before -> after" (those fields are None)."""
     config = model.config
     masked_word = not config.causal
     prep = prepare(tok, text, config.n_ctx, masked_word)
@@ -114,8 +117,10 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
                         None, None, None, [], None, None, resolved.interventions,
                         tuple(notices))
     layer = min(max(int(layer), 0), config.n_layers - 1)
-    names = ["*hook_pattern", f"blocks.{layer}.attn.hook_scores",
-             f"blocks.{layer}.attn.hook_scaled", f"blocks.{layer}.attn.hook_masked"]
+    names = ["*hook_pattern"]
+    if detail:
+        names += [f"blocks.{layer}.attn.hook_scores", f"blocks.{layer}.attn.hook_scaled",
+                  f"blocks.{layer}.attn.hook_masked"]
     tokens = torch.tensor([prep.ids])
     at = _predict_position(prep.ids, tok.mask_id, masked_word)
     # Logits only where the guesses are shown: W_U on one position instead of every one.
@@ -126,13 +131,16 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
         notices.append("Write [mask] (or ___) where you want the model to guess a word.")
     predictions = top_predictions(tok, logits[0, 0], top_k) if at is not None else []
     result = Analysis(
-        tokens=prep.pieces, ids=prep.ids, patterns=patterns,
-        scores=cache[f"blocks.{layer}.attn.hook_scores"][0].numpy(),
-        scaled=cache[f"blocks.{layer}.attn.hook_scaled"][0].numpy(),
-        blocked=torch.isneginf(cache[f"blocks.{layer}.attn.hook_masked"][0]).numpy(),
-        predictions=predictions, predict_at=at, stats=head_stats(patterns),
+        tokens=prep.pieces, ids=prep.ids, patterns=patterns, scores=None, scaled=None,
+        blocked=None, predictions=predictions, predict_at=at, stats=None,
         interventions=resolved.interventions, notices=tuple(notices),
     )
+    if not detail:
+        return result
+    result.scores = cache[f"blocks.{layer}.attn.hook_scores"][0].numpy()
+    result.scaled = cache[f"blocks.{layer}.attn.hook_scaled"][0].numpy()
+    result.blocked = torch.isneginf(cache[f"blocks.{layer}.attn.hook_masked"][0]).numpy()
+    result.stats = head_stats(patterns)
     if resolved.is_intervention:  # the same sentence as trained, for "before -> after"
         base_logits, base = run_with_cache(model, tokens, None, names="*hook_pattern",
                                            logits_at=where)

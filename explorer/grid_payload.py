@@ -78,7 +78,7 @@ def read_request(request: Any) -> tuple[str, Controls]:
 def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dict:
     """Everything the canvas draws for one request (see the module docstring)."""
     base = {"text": text, "controls": _echo(controls)}
-    run = run_request(zoo, tok, text, controls)
+    run = run_request(zoo, tok, text, controls, detail=False)  # patterns + guesses only
     if isinstance(run, tuple):  # no model, or nothing typed: the message instead of a grid
         return {"ok": False, **base, "caption": plain_status(run[0])}
     r = run.result

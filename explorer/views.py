@@ -155,8 +155,10 @@ class Run:
         return None if len(self.result.tokens) <= HEAD_VIEW_ALL_KEYS_UP_TO else HEAD_VIEW_TOP_K
 
 
-def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> Run | tuple[str, str]:
-    """The analysis of one request, or (status, head table) when there is nothing to draw."""
+def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
+                detail: bool = True) -> Run | tuple[str, str]:
+    """The analysis of one request, or (status, head table) when there is nothing to draw.
+    ``detail``: as :func:`~explorer.analysis.analyse` (False: patterns and guesses only)."""
     name = controls.checkpoint()
     model = zoo.get(name)
     if model is None:
@@ -167,7 +169,7 @@ def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> Run | tup
     config = model.config
     layer = min(max(controls.layer, 0), config.n_layers - 1)
     head = min(max(controls.head, 0), config.n_heads - 1)
-    result = analyse(model, tok, text, controls.settings(), layer=layer)
+    result = analyse(model, tok, text, controls.settings(), layer=layer, detail=detail)
     return Run(result, name, config.causal, layer, head, controls.theme)
 
 

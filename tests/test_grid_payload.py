@@ -152,3 +152,22 @@ def test_a_keystroke_that_cannot_start_soon_gets_busy_not_a_long_wait(resources,
         release.set()
         assert first.result(5)["caption"] == "slow"
     assert grid.grid_data({}) == {"ok": True, "caption": "slow"}  # the slot is free again
+
+
+@pytest.mark.parametrize("mask", ["as trained", "off"])
+def test_the_lean_analysis_of_a_keystroke_matches_the_full_one(resources, mask):
+    """detail=False (the keystroke's grid) skips the selected layer's scores, the
+    statistics and the as-trained second run, and changes nothing it does compute."""
+    from explorer.analysis import analyse
+
+    tok, zoo = resources
+    model = zoo.get("causal-h4-rotary")
+    settings = parse_controls(*CONTROLS[:3], mask, *CONTROLS[4:]).settings()
+    text = "Lily and Ben went to the park. Lily said"
+    full = analyse(model, tok, text, settings, layer=2)
+    lean = analyse(model, tok, text, settings, layer=2, detail=False)
+    np.testing.assert_array_equal(lean.patterns, full.patterns)
+    assert lean.predictions == full.predictions and lean.tokens == full.tokens
+    assert lean.interventions == full.interventions
+    assert lean.stats is None and lean.scores is None and lean.baseline_predictions is None
+    assert (full.baseline_predictions is not None) == (mask == "off")
