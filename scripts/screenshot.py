@@ -22,7 +22,8 @@ def main() -> None:
         for name, width, height in (("laptop", 1366, 900), ("phone", 390, 844)):
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(url)
-            page.wait_for_selector("#grid .js-plotly-plot", timeout=30000)
+            page.wait_for_function("() => (document.querySelector('#grid canvas') || {}).__aeGrid",
+                                   timeout=30000)
             page.wait_for_timeout(1500)
             page.screenshot(path=str(out / f"{name}.png"), full_page=True)
             print(out / f"{name}.png")
