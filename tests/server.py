@@ -35,7 +35,7 @@ def serve(demo, queue: dict | None = None, **launch):
     test needs them, the app's documented limits otherwise); close it afterwards."""
     import app
 
-    demo.queue(**(queue or app.QUEUE))
+    app.start_queue(demo, queue)
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
                 quiet=True, **{**app.LAUNCH, **launch})
@@ -52,7 +52,7 @@ def app_url():
     torch.set_num_threads(1)
     tok, zoo = app.load_resources()
     demo = app.build_app(tok, zoo)
-    demo.queue(**app.QUEUE)
+    app.start_queue(demo)
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
                 quiet=True, **app.LAUNCH)

@@ -123,3 +123,21 @@ def test_markup_in_text_never_reaches_plotly_raw(client):
     for bad in ("<a href", "<span style", "</a>"):
         assert bad not in raw
     assert "&lt;" in raw or "\\u0026lt;" in raw
+
+
+def test_the_queue_does_not_rebuild_gradio_analytics_after_every_event():
+    """app.start_queue hands Gradio GRADIO_ENV: its monitoring summary (a pandas frame
+    of up to 10,000 past events) is rebuilt once per 1,000 events, not after each."""
+    import os
+
+    import gradio as gr
+
+    import app
+
+    with gr.Blocks() as demo:
+        gr.Button()
+    app.start_queue(demo)
+    assert int(app.GRADIO_ENV["GRADIO_ANALYTICS_CACHE_FREQUENCY"]) >= 1000
+    expected = int(os.environ["GRADIO_ANALYTICS_CACHE_FREQUENCY"])  # ours, unless set before
+    assert demo._queue.ANAYLTICS_CACHE_FREQUENCY == expected  # (sic: Gradio's spelling)
+    assert demo._queue.ANALYTICS_MAX_EVENTS == int(os.environ["GRADIO_ANALYTICS_MAX_EVENTS"])
