@@ -107,7 +107,8 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
             rows[name].cells[n] = f"{med:.1f} / {p95:.1f}{ratio}"
         raw["compute"][n] = {k: {"median_ms": v[0], "p95_ms": v[1]} for k, v in meds.items()}
 
-        # Stage breakdown of the live update (medians, ms): the same calls explore_live makes.
+        # Stage breakdown of the live update (medians, ms): the calls a keystroke and the
+        # settled event make.
         run = run_request(zoo, tok, text, controls)
         args = _figure_args(run)
         a = run.result

@@ -7,12 +7,12 @@ What it measures (default model ``causal-h4-rotary``, 4 layers x 4 heads, defaul
 
 1. In this process, single-threaded torch, at T = 8/32/64/128 tokens: the bare forward
    pass (``torch.inference_mode``), ``run_with_cache`` with every hook and with the
-   patterns only, ``analyse``, the server compute of one keystroke on the live path,
-   ``live_grid`` (analysis, the grid as a plain dict and its JSON, the status), the whole
-   live update, ``explore_live`` (+ the three figures sent after a pause in typing), next
-   to the straightforward path it replaced, ``explore`` + Gradio's ``gr.Plot().postprocess``
-   (``go.Figure`` -> ``to_json``), in the same run. Then the bytes of one update as the
-   queue sends them (each output value as JSON, + status + table), live and before.
+   patterns only, ``analyse``, the server compute of one keystroke on the live path
+   (``grid_payload`` and its JSON, what the canvas receives), the whole live update (+
+   the settled event's analysis, the three figures, status and table), next to the
+   straightforward path, ``explore`` + Gradio's ``gr.Plot().postprocess`` (``go.Figure``
+   -> ``to_json``), in the same run. Then the bytes of one update (the keystroke's JSON;
+   each settled output value as JSON, + status + table), live and before.
    Every time is "median / p95" and "x N" = median / bare-forward median of the same run.
    Indented rows split the live update into its stages.
 2. Start-up: ``python app.py`` on a free port (``GRADIO_SERVER_PORT``), time until the

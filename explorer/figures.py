@@ -6,8 +6,8 @@ Every builder comes twice: ``*_spec`` returns the figure as a plain dict (``{"da
 ``plotly.graph_objects.Figure`` for ``gr.Plot`` and for callers that edit figures.
 
 * :func:`attention_grid` -- every layer x head as a small heatmap (one subplot each), one
-  shared 0..1 colour scale (the Explore tab draws the lighter
-  :func:`explorer.live_figures.attention_mosaic_spec` instead);
+  shared 0..1 colour scale (the Explore tab draws the same weights on its own canvas
+  instead: :mod:`explorer.grid_payload`);
 * :func:`head_heatmap` -- one head large, with raw/scaled scores in the hover and the
   mask drawn as one grey path;
 * :func:`head_view` -- BertViz-style lines from query tokens to key tokens;

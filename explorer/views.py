@@ -1,12 +1,13 @@
 """What the explorer page shows for one request: control values in, figures and text out.
 
 The UI (``ui/explore_tab.py``) only declares components and wires their events to
-:func:`explore_live` (per keystroke) and :func:`explore` (the ``/explore`` API); this
-module turns the control values into a checkpoint choice
-and :class:`~explorer.settings.AttentionSettings`, runs
-:func:`~explorer.analysis.analyse` and builds the figures. No gradio here, and
-no user text ever goes into Markdown: tokens reach the student only through
-Plotly labels, escaped by :mod:`explorer.labels`.
+:func:`run_request` + :func:`live_rest` (the figures shown once typing pauses, as plain
+dicts) and :func:`explore` (the ``/explore`` API, as ``go.Figure``); the grid that follows
+each keystroke is :mod:`explorer.grid_payload`. This module turns the control values into
+a checkpoint choice and :class:`~explorer.settings.AttentionSettings`, runs
+:func:`~explorer.analysis.analyse` and builds the figures. No gradio here, and no user
+text ever goes into Markdown: tokens reach the student only through Plotly labels,
+escaped by :mod:`explorer.labels`, or as plain text on the grid's canvas.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import plotly.graph_objects as go
 
 from explorer import figures
 from explorer.analysis import Analysis, analyse
-from explorer.live_figures import attention_mosaic_spec
 from explorer.plotly_json import plot_value
 from explorer.settings import AttentionSettings
 from explorer.stats import EXPLANATIONS, HeadStats, classify
@@ -192,7 +192,8 @@ def _figure_args(run: Run) -> dict:
 
 def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreResult:
     """The whole update as ``go.Figure`` objects, the straightforward way: the ``/explore``
-    API and the reference the live path (:func:`explore_live`) is tested against."""
+    API and the reference the live path (:func:`live_rest`, the grid payload) is tested
+    against."""
     run = run_request(zoo, tok, text, controls)
     if not isinstance(run, Run):
         return ExploreResult(None, None, None, None, *run)
@@ -207,41 +208,10 @@ def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreR
                                     run.result.baseline_stats))
 
 
-@dataclass
-class LiveResult:
-    """What the Explore tab sends: each figure already as the value ``gr.Plot`` sends
-    (``{"type": "plotly", "plot": json}``) or None, so its events run with
-    ``postprocess=False``; the grid is the light mosaic (:mod:`explorer.live_figures`)."""
-
-    grid: dict | None
-    head: dict | None
-    lines: dict | None
-    predictions: dict | None
-    status: str
-    head_table: str
-
-
-@dataclass
-class LiveGrid:
-    """The part of the live update that follows every keystroke."""
-
-    grid: dict | None
-    status: str
-    pending: Run | None  # what :func:`live_rest` draws the other figures from
-
-
-def live_grid(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveGrid:
-    """Per keystroke: the analysis, the grid and the status, nothing else."""
-    run = run_request(zoo, tok, text, controls)
-    if not isinstance(run, Run):
-        return LiveGrid(None, run[0], None)
-    return LiveGrid(plot_value(attention_mosaic_spec(**_figure_args(run)["grid"])),
-                    status_text(run.result, run.name, zoo), run)
-
-
 def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | None, str]:
-    """(head, head view, guesses, head table) of an analysed request, drawn when typing
-    pauses (no model run: ``pending`` is :attr:`LiveGrid.pending`)."""
+    """(head, head view, guesses, head table) of an analysed request (:func:`run_request`)
+    as the values ``gr.Plot`` sends, drawn when typing pauses: the same figures as
+    :func:`explore`, built as plain dicts and written by orjson."""
     if pending is None:
         return None, None, None, ""
     args = _figure_args(pending)
@@ -251,12 +221,3 @@ def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | Non
             plot_value(figures.head_view_spec(**args["lines"])),
             None if preds is None else plot_value(figures.predictions_bar_spec(**preds)),
             head_table(r.stats, pending.layer, pending.head, r.baseline_stats))
-
-
-def explore_live(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> LiveResult:
-    """The whole live update (:func:`live_grid` then :func:`live_rest`): the same analysis
-    as :func:`explore`, drawn as plain dicts and written by
-    :func:`explorer.plotly_json.to_json` (no ``go.Figure`` anywhere)."""
-    g = live_grid(zoo, tok, text, controls)
-    head, lines, preds, table = live_rest(g.pending)
-    return LiveResult(g.grid, head, lines, preds, g.status, table)

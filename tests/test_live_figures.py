@@ -1,14 +1,15 @@
 """The live path draws the same numbers as the straightforward path.
 
-The Explore tab's keystroke update (:func:`explorer.views.explore_live`) skips plotly.py
-and Gradio's serialisation and draws the grid as a uint8 mosaic; the ``/explore`` API
-(:func:`explorer.views.explore`) builds ``go.Figure`` objects the obvious way. Here:
-the fast JSON equals ``go.Figure.to_json()`` for every builder, the mosaic holds every
-panel rounded to whole percent where its layout says, with hover text naming panel,
-position and token, and on the real
-model both paths give the same figures, status and table.
+The Explore tab's figures after a pause (:func:`explorer.views.live_rest`) skip plotly.py
+and Gradio's serialisation; its grid is a uint8 mosaic on a canvas
+(:mod:`explorer.grid_payload`, tested in test_grid_payload.py); the ``/explore`` API
+(:func:`explorer.views.explore`) builds ``go.Figure`` objects the obvious way. Here: the
+fast JSON equals ``go.Figure.to_json()`` for every builder, the mosaic holds every panel
+rounded to whole percent, and on the real model both paths give the same figures, status
+and table.
 """
 
+import base64
 import json
 
 import numpy as np
@@ -16,8 +17,7 @@ import plotly.graph_objects as go
 import pytest
 
 from explorer import figures as F
-from explorer.labels import axis_labels
-from explorer.live_figures import attention_mosaic_spec, panel, to_percent
+from explorer.live_figures import mosaic, panel, to_percent
 from explorer.plotly_json import plot_value, to_json, typed_array
 from tests.plotdata import decode_array, figure_json, heatmaps
 from tests.test_figures import HOSTILE, causal_patterns
@@ -80,69 +80,18 @@ def test_typed_arrays_round_trip(dtype):
 # --------------------------------------------------------------------------- the mosaic
 
 
-@pytest.mark.parametrize(("shape", "selected", "theme"), [
-    ((4, 4, 6, 6), (1, 2), "light"),
-    ((2, 8, 11, 11), None, "dark"),
-    ((4, 2, 40, 40), (3, 1), "light"),
-    ((1, 1, 1, 1), (0, 0), "light"),
-])
-def test_mosaic_holds_every_panel_in_whole_percent(shape, selected, theme):
+@pytest.mark.parametrize("shape", [(4, 4, 6, 6), (2, 8, 11, 11), (4, 2, 40, 40), (1, 1, 1, 1)])
+def test_mosaic_holds_every_panel_in_whole_percent(shape):
     p = causal_patterns(shape, seed=shape[-1])
     n_layers, n_heads, n = shape[0], shape[1], shape[-1]
-    tokens = [f"w{i % 5}" for i in range(n)]
-    grid = json.loads(F.attention_grid(p, tokens, theme=theme, selected=selected).to_json())
-    fig = json.loads(to_json(attention_mosaic_spec(p, tokens, theme=theme, selected=selected)))
-    assert fig.pop("config") == {"displayModeBar": False}
-    go.Figure(fig)  # valid Plotly
-    reference = {t["name"]: decode_array(t["z"]) for t in grid["data"]}
-    (heat,) = [t for t in fig["data"] if t["type"] == "heatmap"]  # ONE heatmap
-    z = decode_array(heat["z"])
+    z = mosaic(p)
     assert z.dtype == np.uint8 and z.shape == (n_layers * n, n_heads * n)
-    lay = fig["layout"]
-    assert lay["meta"] == {"tokens": n, "layers": n_layers, "heads": n_heads}
+    assert z.flags.c_contiguous  # sent as its raw bytes
     for layer in range(n_layers):
         for head in range(n_heads):
-            ref = reference[f"L{layer} H{head}"]
             got = panel(z, n, layer, head)
-            np.testing.assert_array_equal(got, np.rint(ref * 100))
-            assert np.abs(got / 100 - ref).max() <= 0.005 + 1e-6
-    assert (lay["coloraxis"]["cmin"], lay["coloraxis"]["cmax"]) == (0, 100)
-    # hover: %{x}/%{y} read the hidden axes' tick text at each cell: panel, position, token
-    labels = axis_labels(tokens, F.GRID_LABEL_CHARS)
-    assert lay["xaxis"]["tickvals"] == list(range(n_heads * n))
-    assert lay["yaxis"]["tickvals"] == list(range(n_layers * n))
-    assert lay["xaxis"]["ticktext"] == [f"H{h} · key {k}: {labels[k]}"
-                                        for h in range(n_heads) for k in range(n)]
-    assert lay["yaxis"]["ticktext"] == [f"L{la} · query {q}: {labels[q]}"
-                                        for la in range(n_layers) for q in range(n)]
-    assert "%{x}" in heat["hovertemplate"] and "%{z}%" in heat["hovertemplate"]
-    # a label for each column and row, centred on its panels
-    assert lay["xaxis2"]["ticktext"] == [f"H{h}" for h in range(n_heads)]
-    assert lay["yaxis2"]["ticktext"] == [f"L{la}" for la in range(n_layers)]
-    assert lay["xaxis2"]["tickvals"][-1] == (n_heads - 1) * n + (n - 1) / 2
-    outline = [s for s in lay["shapes"] if s["type"] == "rect"]
-    separators = [s for s in lay["shapes"] if s["type"] == "line"]
-    assert len(separators) == n_heads - 1 + n_layers - 1
-    if selected is None:
-        assert outline == []
-    else:
-        (box,) = outline
-        layer, head = selected
-        assert (box["x0"], box["x1"]) == (head * n - 0.5, (head + 1) * n - 0.5)
-        assert (box["y0"], box["y1"]) == (layer * n - 0.5, (layer + 1) * n - 0.5)
-
-
-def test_mosaic_tick_labels_only_while_they_fit_and_user_text_is_escaped():
-    p = causal_patterns((4, 4, 5, 5))
-    fig = json.loads(to_json(attention_mosaic_spec(p, ["<b>", "a", "&", "$x$", "c"])))
-    assert fig["layout"]["xaxis3"]["showticklabels"] is True  # 5 tokens x 4 heads fit
-    assert fig["layout"]["xaxis3"]["ticktext"][:5] == ["&lt;b&gt;", "a", "&amp;", "&#36;x&#36;",
-                                                       "c"]
-    text = json.dumps(fig["layout"])
-    assert "<b>" not in text and "&lt;b&gt;" in text and "&#36;x&#36;" in text
-    long = attention_mosaic_spec(causal_patterns((4, 4, 64, 64)), [str(i) for i in range(64)])
-    assert "xaxis3" not in long["layout"] and "yaxis3" not in long["layout"]
-    assert long["layout"]["xaxis"]["showticklabels"] is False
+            np.testing.assert_array_equal(got, np.rint(p[layer, head] * 100))
+            assert np.abs(got / 100 - p[layer, head]).max() <= 0.005 + 1e-6
 
 
 def test_to_percent_rounds_and_clips():
@@ -162,30 +111,33 @@ def test_to_percent_rounds_and_clips():
     ("", {}),
 ])
 def test_live_update_equals_the_straightforward_one(resources, text, changes):
-    from explorer.views import Controls, explore, explore_live
+    """The figures after a pause and the keystroke's grid equal the ``/explore`` API's."""
+    from explorer.grid_payload import grid_payload
+    from explorer.views import Controls, explore, live_rest, run_request, status_text
 
     tok, zoo = resources
     controls = Controls(**changes)
     slow = explore(zoo, tok, text, controls)
-    fast = explore_live(zoo, tok, text, controls)
-    assert (fast.status, fast.head_table) == (slow.status, slow.head_table)
+    run = run_request(zoo, tok, text, controls)
     if slow.grid is None:
-        assert (fast.grid, fast.head, fast.lines, fast.predictions) == (None,) * 4
+        assert isinstance(run, tuple) and run == (slow.status, slow.head_table)
+        assert grid_payload(zoo, tok, text, controls)["ok"] is False
         return
-    for live, ref in ((fast.head, slow.head), (fast.lines, slow.lines),
-                      (fast.predictions, slow.predictions)):
+    head, lines, preds, table = live_rest(run)
+    assert (status_text(run.result, run.name, zoo), table) == (slow.status, slow.head_table)
+    for live, ref in ((head, slow.head), (lines, slow.lines), (preds, slow.predictions)):
         if ref is None:
             assert live is None
             continue
         assert live["type"] == "plotly"
         assert figure_json(live) == json.loads(ref.to_json())  # the same numbers, exactly
     reference = heatmaps(json.loads(slow.grid.to_json()))
-    fig = figure_json(fast.grid)
-    (z,) = heatmaps(fig)
-    meta = fig["layout"]["meta"]
-    assert meta["layers"] * meta["heads"] == len(reference)
+    payload = grid_payload(zoo, tok, text, controls)
+    n, n_heads = payload["n"], payload["heads"]
+    z = np.frombuffer(base64.b64decode(payload["z"]), np.uint8).reshape(-1, n_heads * n)
+    assert payload["layers"] * n_heads == len(reference)
     for i, ref in enumerate(reference):
-        got = panel(z, meta["tokens"], *divmod(i, meta["heads"]))
+        got = panel(z, n, *divmod(i, n_heads))
         np.testing.assert_array_equal(got, np.rint(ref * 100))
 
 
