@@ -29,6 +29,7 @@ let shown = null; // the payload on screen
 let cells = null; // its decoded weights (uint8, whole percent)
 let geom = null; // where its panels are (css px), for hover and click
 let drawn = 0; // grids drawn so far
+let cursor = null; // [layer, head] chosen with the keyboard while the canvas has focus
 
 const click = (id) => document.getElementById(id)?.click();
 const sentence = () => document.querySelector("#sentence textarea");
@@ -103,6 +104,7 @@ function draw(p) {
     return;
   }
   canvas.hidden = false;
+  if (cursor) cursor = [Math.min(cursor[0], p.layers - 1), Math.min(cursor[1], p.heads - 1)];
   paintMosaic(p);
   redraw();
 }
@@ -158,8 +160,17 @@ function redraw() {
   ctx.strokeStyle = p.colors.accent;
   ctx.lineWidth = 2.5;
   ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
+  if (cursor) { // keyboard focus: a dashed frame on the panel Enter would open
+    const [cl, ch] = cursor;
+    ctx.strokeStyle = p.colors.font;
+    ctx.setLineDash([4, 3]);
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(g.x(ch) + 2, g.y(cl) + 2, g.size - 4, g.size - 4);
+    ctx.setLineDash([]);
+  }
   canvas.setAttribute("aria-label", "Attention of every head: " + p.layers + " layers × "
-    + p.heads + " heads, " + n + " tokens. Click a square to open it large.");
+    + p.heads + " heads, " + n + " tokens. Click a square, or use the arrow keys and "
+    + "Enter, to open it large.");
   geom = g;
   // What is on screen, for tests and benchmarks (read-only copies of this script's state).
   drawn += 1;
@@ -189,16 +200,46 @@ canvas.addEventListener("mousemove", (ev) => {
   tip.textContent = "L" + l + " H" + h + " · query " + q + " " + p.tokens[q] + " → key "
     + k + " " + p.tokens[k] + ": " + w + "%";
   tip.hidden = false;
-  const left = Math.min(ev.offsetX + 12, Math.max(0, element.clientWidth - tip.offsetWidth));
+  // the tip sits in the grid's box, the canvas below the caption lines: canvas offsets
+  const left = Math.min(canvas.offsetLeft + ev.offsetX + 12,
+                        Math.max(0, element.clientWidth - tip.offsetWidth));
   tip.style.left = left + "px";
-  tip.style.top = (ev.offsetY + 14) + "px";
+  tip.style.top = (canvas.offsetTop + ev.offsetY + 14) + "px";
 });
 canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
+function openHead(layer, head) {
+  window.__aeSelect = [layer, head];
+  click("grid-select"); // ui/explore_tab.py: sets the layer and head sliders
+}
 canvas.addEventListener("click", (ev) => {
   const at = hit(ev.offsetX, ev.offsetY);
-  if (!at) return;
-  window.__aeSelect = [at[0], at[1]];
-  click("grid-select"); // ui/explore_tab.py: sets the layer and head sliders
+  if (at) openHead(at[0], at[1]);
+});
+// The keyboard: Tab to the grid, arrows move the dashed frame, Enter opens that head.
+canvas.tabIndex = 0;
+canvas.addEventListener("focus", () => {
+  if (shown && shown.ok) { cursor = [...shown.selected]; redraw(); }
+});
+canvas.addEventListener("blur", () => { cursor = null; tip.hidden = true; redraw(); });
+canvas.addEventListener("keydown", (ev) => {
+  const p = shown;
+  if (!p || !p.ok || !cursor) return;
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (step[ev.key]) {
+    const [dl, dh] = step[ev.key];
+    cursor = [Math.min(p.layers - 1, Math.max(0, cursor[0] + dl)),
+              Math.min(p.heads - 1, Math.max(0, cursor[1] + dh))];
+    tip.textContent = "L" + cursor[0] + " H" + cursor[1] + ": Enter opens it large";
+    tip.hidden = false;
+    tip.style.left = (canvas.offsetLeft + geom.x(cursor[1]) + 4) + "px";
+    tip.style.top = (canvas.offsetTop + geom.y(cursor[0]) + geom.size - 8) + "px";
+    redraw();
+  } else if (ev.key === "Enter" || ev.key === " ") {
+    openHead(cursor[0], cursor[1]);
+  } else {
+    return;
+  }
+  ev.preventDefault(); // arrows and space would scroll the page
 });
 new ResizeObserver(() => redraw()).observe(element);
 

@@ -147,6 +147,21 @@ def test_hover_names_the_cell_and_clicking_a_small_heatmap_opens_it_large(page):
     assert page.locator("#head input[type=number]").input_value() == "2"
 
 
+def test_the_grid_works_from_the_keyboard(page):
+    """Tab to the grid, arrows move a frame over the panels, Enter opens that head."""
+    type_and_settle(page, "The cat saw the cat")
+    page.locator("#grid canvas").focus()
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "ArrowUp", "ArrowRight", "ArrowRight",
+                "ArrowRight", "ArrowRight"):  # ends on layer 1, head 3 (the last head)
+        page.keyboard.press(key)
+    assert page.locator("#grid .ae-grid-tip").inner_text() == "L1 H3: Enter opens it large"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#head-large')"
+                           ".textContent.includes('Layer 1, head 3')", timeout=15000)
+    assert page.locator("#layer input[type=number]").input_value() == "1"
+    assert page.locator("#head input[type=number]").input_value() == "3"
+
+
 def test_clicking_a_shared_example_updates_the_open_tab(page):
     """An example fills the box without a keystroke; the open tab must still follow it."""
     from ui.controls import EXAMPLES
