@@ -78,3 +78,30 @@ def browser():
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+# The Explore grid has drawn: the page has run its load-time updates (static/live_grid.js).
+GRID_DRAWN = "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid"
+
+
+def click_tab(page, label: str, tries: int = 3) -> None:
+    """Open a tab; on a phone the tabs that do not fit sit behind Gradio's "More tabs".
+    Waits until the page has drawn its first grid: the updates it runs while loading click
+    hidden buttons, and any click on the page closes an open "More tabs" menu (seen in
+    CI: the menu item never became visible), so the menu is also opened again if needed."""
+    page.locator("#tabs [role='tab']").first.wait_for(timeout=30000)  # the bar is drawn
+    page.wait_for_function(  # an app without the Explore grid (a purpose-built one): no wait
+        f"() => !document.querySelector('#grid') || ({GRID_DRAWN})()", timeout=30000)
+    tab = page.get_by_role("tab", name=label, exact=True)
+    if tab.count() and tab.is_visible():
+        tab.click()
+        return
+    item = page.locator("#tabs .overflow-dropdown button", has_text=label)
+    for attempt in range(tries):
+        page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
+        try:
+            item.click(timeout=5000)
+            return
+        except Exception:  # noqa: BLE001  (the menu closed again: open it once more)
+            if attempt == tries - 1:
+                raise

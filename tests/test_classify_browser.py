@@ -11,7 +11,7 @@ import pytest
 
 from explorer.classify_views import DEFAULT_CLASSIFIER
 from explorer.zoo import CHECKPOINT_DIR
-from tests.server import app_url, browser  # noqa: F401  (fixtures)
+from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 SENTENCE = "I was not happy because the rain was cold."
@@ -32,12 +32,7 @@ STATUS = "() => document.querySelector('#classify-status')?.innerText || ''"
 
 def open_classify(page) -> None:
     """Click the tab; on a phone it may sit behind Gradio's "More tabs" menu."""
-    tab = page.get_by_role("tab", name="Classify", exact=True)
-    if tab.count() and tab.is_visible():
-        tab.click()
-    else:
-        page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
-        page.locator("#tabs .overflow-dropdown button", has_text="Classify").click()
+    click_tab(page, "Classify")
 
 
 def wait_for_status(page, *parts: str, timeout: float = 30000) -> str:

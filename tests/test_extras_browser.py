@@ -16,7 +16,7 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from tests.server import browser, serve  # noqa: F401  (fixture)
+from tests.server import browser, click_tab, serve  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -84,16 +84,6 @@ def open_page(chromium, url, width=1366, height=900, query: dict | None = None):
     page.wait_for_function(  # Explore drew its grid (static/live_grid.js)
         "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid", timeout=WAIT)
     return context, page
-
-
-def click_tab(page, label: str) -> None:
-    """Open a tab; on a phone the tabs that do not fit sit behind Gradio's "More tabs"."""
-    tab = page.get_by_role("tab", name=label, exact=True)
-    if tab.count() and tab.is_visible():
-        tab.click()
-        return
-    page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
-    page.locator("#tabs .overflow-dropdown button", has_text=label).click()
 
 
 def open_tab(page, name: str, figure: str, count: int = 1) -> None:

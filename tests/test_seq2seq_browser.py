@@ -11,7 +11,7 @@ import pytest
 
 from explorer.seq2seq_views import CHECKPOINT
 from explorer.zoo import CHECKPOINT_DIR
-from tests.server import app_url, browser  # noqa: F401  (fixtures)
+from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 LABEL = "Encoder–decoder"
@@ -45,12 +45,7 @@ OUTPUT = "() => document.querySelector('#s2s-output')?.innerText || ''"
 
 def open_tab(page) -> None:
     """Click the tab; on a phone it may sit behind Gradio's "More tabs" menu."""
-    tab = page.get_by_role("tab", name=LABEL, exact=True)
-    if tab.count() and tab.is_visible():
-        tab.click()
-    else:
-        page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
-        page.locator("#tabs .overflow-dropdown button", has_text=LABEL).click()
+    click_tab(page, LABEL)
 
 
 def wait_for_status(page, *parts: str, timeout: float = 30000) -> str:

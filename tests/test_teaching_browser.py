@@ -13,7 +13,7 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from tests.server import browser, serve  # noqa: F401  (fixture)
+from tests.server import browser, click_tab, serve  # noqa: F401  (fixture)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,17 +63,6 @@ def teaching_url(resources):
 @pytest.fixture(scope="module")
 def chromium(browser):  # noqa: F811  (one Playwright per module, tests/server.py)
     return browser
-
-
-def click_tab(page, label: str) -> None:
-    """Open a tab; on a phone the tabs that do not fit sit behind Gradio's "More tabs"."""
-    page.locator("#tabs [role='tab']").first.wait_for(timeout=30000)  # the bar is drawn
-    tab = page.get_by_role("tab", name=label, exact=True)
-    if tab.count() and tab.is_visible():
-        tab.click()
-        return
-    page.locator("#tabs .overflow-menu button[aria-label='More tabs']").click()
-    page.locator("#tabs .overflow-dropdown button", has_text=label).click()
 
 
 def open_tab(page, label: str, key: str, minimum: int, timeout: float = 60000) -> int:
