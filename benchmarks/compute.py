@@ -38,8 +38,8 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
         _figure_args,
         explore,
         head_table,
-        live_rest,
         run_request,
+        settled_update,
         status_text,
     )
 
@@ -73,10 +73,9 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
         """What the canvas receives per keystroke (ORJSONResponse writes it so)."""
         return orjson.dumps(grid_payload(zoo, tok, text, controls))
 
-    def after_pause(text: str) -> list:
-        """The settled event: the analysis again, the other figures, status and table."""
-        run = run_request(zoo, tok, text, controls)
-        return [*live_rest(run), status_text(run.result, run.name, zoo)]
+    def after_pause(text: str) -> tuple:
+        """The settled event: the analysis again, the other figures, table and status."""
+        return settled_update(zoo, tok, text, controls)
 
     def one_size(n: int) -> None:
         text = sentences.get(n)

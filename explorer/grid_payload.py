@@ -12,7 +12,7 @@ the page through ``gr.HTML(server_functions=...)``: one plain POST answered with
      "tokens": [T labels, every character visible, NOT escaped: drawn as canvas text],
      "layers": L, "heads": H, "n": T,
      "z": base64 of uint8 [L*T, H*T] whole percent (explorer.live_figures.mosaic),
-     "selected": [layer, head], "colors": {...}, "height": px,
+     "selected": [layer, head], "colors": {...},
      "guesses": [[label, probability], ...] (top 3 for the next word / the [mask]),
      "caption": plain text}
 
@@ -26,10 +26,11 @@ from __future__ import annotations
 import base64
 import logging
 import re
+from dataclasses import astuple
 from typing import Any
 
 from explorer.analysis import MAX_CHARS
-from explorer.figures import GRID_LABEL_CHARS, _grid_height
+from explorer.figures import GRID_LABEL_CHARS
 from explorer.labels import ELLIPSIS, display_token
 from explorer.live_figures import mosaic
 from explorer.themes import COLORSCALE, get_theme
@@ -56,11 +57,6 @@ def plain_status(markdown: str) -> str:
     return re.sub(r"\s*\n+\s*", " ", re.sub(r"[*`]", "", markdown)).strip()
 
 
-def _echo(controls: Controls) -> list:
-    return [controls.objective, controls.heads, controls.pos, controls.mask, controls.scaling,
-            controls.temperature, controls.layer, controls.head, controls.theme]
-
-
 def read_request(request: Any) -> tuple[str, Controls]:
     """``{"text": str, "controls": [9 values]}`` as the page sends it -> (text, controls).
     Anything else (a hand-made request) raises :class:`BadControl` with a message that
@@ -77,7 +73,7 @@ def read_request(request: Any) -> tuple[str, Controls]:
 
 def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dict:
     """Everything the canvas draws for one request (see the module docstring)."""
-    base = {"text": text, "controls": _echo(controls)}
+    base = {"text": text, "controls": list(astuple(controls))}  # parse_controls order
     run = run_request(zoo, tok, text, controls, detail=False)  # patterns + guesses only
     if isinstance(run, tuple):  # no model, or nothing typed: the message instead of a grid
         return {"ok": False, **base, "caption": plain_status(run[0])}
@@ -97,7 +93,6 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dic
         "selected": [run.layer, run.head],
         "colors": {"paper": th.paper, "font": th.font, "muted": th.muted,
                    "accent": th.accent, "scale": [list(s) for s in COLORSCALE]},
-        "height": _grid_height(n_layers),
         "guesses": [[plain_label(t, 24), round(float(p), 4)]
                     for t, p in r.predictions[:GUESSES]],
         "where": "next word" if run.causal else "[mask]",

@@ -221,3 +221,13 @@ def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | Non
             plot_value(figures.head_view_spec(**args["lines"])),
             None if preds is None else plot_value(figures.predictions_bar_spec(**preds)),
             head_table(r.stats, pending.layer, pending.head, r.baseline_stats))
+
+
+def settled_update(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> tuple:
+    """What follows once typing pauses: (head, head view, guesses, head table, status), the
+    figures as :func:`live_rest` builds them; with nothing to draw, None for each figure."""
+    run = run_request(zoo, tok, text, controls)
+    if not isinstance(run, Run):
+        status, table = run
+        return None, None, None, table, status
+    return (*live_rest(run), status_text(run.result, run.name, zoo))

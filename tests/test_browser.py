@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.server import app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -25,7 +25,6 @@ READ_GRID = """() => {
       Array.from(m.cells.subarray((l * n + q) * row + h * n, (l * n + q) * row + (h + 1) * n))));
   return panels;
 }"""
-GRID_DRAWN = "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid"
 
 
 def grid(page):

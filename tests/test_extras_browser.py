@@ -16,7 +16,7 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from tests.server import browser, click_tab, serve  # noqa: F401  (fixture)
+from tests.server import GRID_DRAWN, browser, click_tab, serve  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -81,8 +81,7 @@ def open_page(chromium, url, width=1366, height=900, query: dict | None = None):
                                    accept_downloads=True)
     page = context.new_page()
     page.goto(url + ("?" + urlencode(query) if query else ""))
-    page.wait_for_function(  # Explore drew its grid (static/live_grid.js)
-        "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid", timeout=WAIT)
+    page.wait_for_function(GRID_DRAWN, timeout=WAIT)  # Explore drew its grid
     return context, page
 
 

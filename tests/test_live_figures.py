@@ -113,18 +113,17 @@ def test_to_percent_rounds_and_clips():
 def test_live_update_equals_the_straightforward_one(resources, text, changes):
     """The figures after a pause and the keystroke's grid equal the ``/explore`` API's."""
     from explorer.grid_payload import grid_payload
-    from explorer.views import Controls, explore, live_rest, run_request, status_text
+    from explorer.views import Controls, explore, settled_update
 
     tok, zoo = resources
     controls = Controls(**changes)
     slow = explore(zoo, tok, text, controls)
-    run = run_request(zoo, tok, text, controls)
+    head, lines, preds, table, status = settled_update(zoo, tok, text, controls)
+    assert (status, table) == (slow.status, slow.head_table)
     if slow.grid is None:
-        assert isinstance(run, tuple) and run == (slow.status, slow.head_table)
+        assert (head, lines, preds) == (None, None, None)
         assert grid_payload(zoo, tok, text, controls)["ok"] is False
         return
-    head, lines, preds, table = live_rest(run)
-    assert (status_text(run.result, run.name, zoo), table) == (slow.status, slow.head_table)
     for live, ref in ((head, slow.head), (lines, slow.lines), (preds, slow.predictions)):
         if ref is None:
             assert live is None

@@ -16,15 +16,8 @@ from pathlib import Path
 
 import gradio as gr
 
-from explorer.grid_payload import grid_payload, safe_grid_payload
-from explorer.views import (
-    BadControl,
-    explore,
-    live_rest,
-    parse_controls,
-    run_request,
-    status_text,
-)
+from explorer.grid_payload import safe_grid_payload
+from explorer.views import BadControl, explore, parse_controls, settled_update
 from ui.controls import SETTLE_MS, Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -79,27 +72,18 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     api_grid = gr.Plot(visible=False)
     outputs = [api_grid, big, lines, preds, status, table]
 
-    # A knob, opening the tab, an example: the grid (its value also tells the canvas which
-    # controls to send with the next keystroke) and the status. Once typing pauses
-    # (controls.SETTLE_MS; at once after a knob) the other figures, the table and the
-    # status, from the sentence and knobs as they are then: drawing those takes the
+    # A knob, opening the tab, an example: the grid, the same payload a keystroke gets (its
+    # value also tells the canvas which controls to send with the next keystroke). Once
+    # typing pauses (controls.SETTLE_MS; at once after a knob) the other figures, the table
+    # and the status, from the sentence and knobs as they are then: drawing those takes the
     # browser longer than the grid, and while it draws, the next keystroke's grid waits.
     def update_grid(text, *controls):
-        try:
-            return grid_payload(zoo, tok, "" if text is None else str(text),
-                                parse_controls(*controls))
-        except BadControl as exc:
-            return {"ok": False, "caption": f"⚠️ {exc}"}
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("explore failed")
-            return {"ok": False, "caption": FAILED}
+        return safe_grid_payload(zoo, tok, {"text": "" if text is None else str(text),
+                                            "controls": list(controls)})
 
     def update_rest(text, *controls):
         try:
-            run = run_request(zoo, tok, text, parse_controls(*controls))
-            if isinstance(run, tuple):
-                return None, None, None, "", run[0]
-            return [*live_rest(run), status_text(run.result, run.name, zoo)]
+            return settled_update(zoo, tok, text, parse_controls(*controls))
         except BadControl as exc:
             return None, None, None, "", f"⚠️ {exc}"
         except Exception:
