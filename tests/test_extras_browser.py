@@ -129,7 +129,11 @@ def test_through_the_layers_follows_typing_and_keeps_markup_as_text(laptop):
     sentence = "<b>Hi</b> the cat saw the cat"
     type_sentence(page, sentence)
     # The heatmap settles on the whole sentence: one column per token, rows = 4 layers.
+    # ("the c" and "the cat" have as many tokens: wait for the text itself too.)
     n = n_tokens(sentence)
+    page.wait_for_function(
+        "(s) => Array.from(document.querySelectorAll('#layers-text .token .text'))"
+        ".map(e => e.textContent).join('').startsWith(s)", arg=sentence, timeout=WAIT)
     page.wait_for_function(
         f"() => {{ const z = ({READ_Z})('#layers-heatmap'); "
         f"return z && z.length === 4 && z[0].length === {n}; }}", timeout=WAIT)
