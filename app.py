@@ -11,7 +11,10 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import time
 from pathlib import Path
+
+import ui.fast_import  # first of all: a quicker import of gradio (see there)
 
 import gradio as gr
 import torch
@@ -33,6 +36,8 @@ from ui import (
     training_tab,
 )
 from ui.controls import build_knobs, build_sentence, finish_live
+
+ui.fast_import.imports_done()
 
 ROOT = Path(__file__).resolve().parent
 log = logging.getLogger("attention_explorer")
@@ -125,10 +130,16 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # gradio's own startup pings
     torch.set_num_threads(1)  # one thread per request: two stall when the CPU is shared
+    t_imports = time.perf_counter()
     tok, zoo = load_resources()
     log.info("models: %s; unavailable: %s", sorted(zoo.models), sorted(zoo.unavailable))
+    t_models = time.perf_counter()
     demo = build_app(tok, zoo)
     start_queue(demo)
+    ui.fast_import.imports_done()  # the models and the page live as long as the process
+    t_page = time.perf_counter()
+    log.info("start-up: imports %.2f s, models %.2f s, page %.2f s; starting the server",
+             t_imports - ui.fast_import.STARTED, t_models - t_imports, t_page - t_models)
     demo.launch(server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
                 server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")), **LAUNCH)
 

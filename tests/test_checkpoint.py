@@ -1,13 +1,22 @@
 """Checkpoints: safetensors only, config inside, identical logits after a round trip."""
 
+import threading
+
 import pytest
 import torch
 
-from explorer.checkpoint import CheckpointError, load_model, read_config, save_model, sha256_file
+from explorer.checkpoint import (
+    CheckpointError,
+    load_model,
+    read_config,
+    save_model,
+    sha256_file,
+    weights_from_file,
+)
 from tests.conftest import tiny_model
 
 
-@pytest.mark.parametrize("pos_encoding", ["learned", "alibi"])
+@pytest.mark.parametrize("pos_encoding", ["none", "sinusoidal", "learned", "rotary", "alibi"])
 def test_save_load_gives_identical_logits(tmp_path, tokens, pos_encoding):
     model = tiny_model(pos_encoding=pos_encoding, norm="post")
     path = save_model(model, tmp_path / "m.safetensors")
@@ -15,6 +24,29 @@ def test_save_load_gives_identical_logits(tmp_path, tokens, pos_encoding):
     loaded = load_model(path)
     assert loaded.config == model.config == read_config(path)
     torch.testing.assert_close(loaded(tokens), model(tokens), rtol=0, atol=0)
+
+
+def test_skipped_init_is_this_threads_only():
+    """Loading skips random init (the file overwrites it) without touching a model another
+    thread builds meanwhile, and init works again afterwards."""
+    inside_started, other_done = threading.Event(), threading.Event()
+    other = {}
+
+    def build_elsewhere():
+        inside_started.wait(5)
+        other["std"] = tiny_model().W_E.weight.std().item()
+        other_done.set()
+
+    thread = threading.Thread(target=build_elsewhere)
+    thread.start()
+    with weights_from_file():
+        untouched = torch.zeros(64, 8)
+        assert torch.nn.init.normal_(untouched) is untouched and not untouched.any()
+        inside_started.set()
+        assert other_done.wait(5)
+    thread.join()
+    assert other["std"] == pytest.approx(0.02, rel=0.3)
+    assert torch.nn.init.normal_(torch.zeros(64, 8), 0.0, 1.0).std() > 0.5
 
 
 def test_fp16_checkpoint_is_close(tmp_path, tokens):
