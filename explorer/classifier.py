@@ -26,12 +26,12 @@ import torch.nn.functional as F
 from torch import nn
 
 from explorer.config import ModelConfig
-from explorer.model import Block, HookPoint, encode, init_and_name
+from explorer.model import Block, HookedModel, HookPoint, encode, init_and_name
 from explorer.positional import build_positional
 from explorer.settings import AttentionSettings
 
 
-class Classifier(nn.Module):
+class Classifier(HookedModel):
     """Token embedding (+ position) -> blocks -> final norm -> masked mean -> W_C."""
 
     def __init__(self, config: ModelConfig) -> None:
@@ -54,9 +54,6 @@ class Classifier(nn.Module):
         self.hook_logits = HookPoint()  # [batch, n_classes]  before log-softmax
 
         init_and_name(self, residual_writes=2 * config.n_layers)
-
-    def hook_points(self) -> dict[str, HookPoint]:
-        return {m.name: m for m in self.modules() if isinstance(m, HookPoint)}
 
     def forward(self, tokens: torch.Tensor, settings: AttentionSettings | None = None,
                 key_padding_mask: torch.Tensor | None = None,

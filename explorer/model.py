@@ -23,6 +23,8 @@ source tokens, so a pattern is ``[batch, head, target_pos, source_pos]``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import torch
 import torch.nn.functional as F
@@ -42,6 +44,14 @@ class HookPoint(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x
+
+
+class HookedModel(nn.Module):
+    """Base of every model here: its HookPoints by name, collected once when it is built
+    (:func:`init_and_name`); walking its ~130 modules on every request cost 0.35 ms."""
+
+    def hook_points(self) -> Mapping[str, HookPoint]:
+        return self._hook_points
 
 
 class Attention(nn.Module):
@@ -186,7 +196,7 @@ class Block(nn.Module):
         return self.hook_resid_post(x)
 
 
-class Transformer(nn.Module):
+class Transformer(HookedModel):
     """Token embedding (+ absolute position) -> blocks -> final norm -> logits."""
 
     def __init__(self, config: ModelConfig) -> None:
@@ -213,9 +223,6 @@ class Transformer(nn.Module):
             nn.init.normal_(module.weight, 0.0, 0.02)
         if isinstance(module, nn.Linear) and module.bias is not None:
             nn.init.zeros_(module.bias)
-
-    def hook_points(self) -> dict[str, HookPoint]:
-        return {m.name: m for m in self.modules() if isinstance(m, HookPoint)}
 
     def forward(self, tokens: torch.Tensor, settings: AttentionSettings | None = None,
                 key_padding_mask: torch.Tensor | None = None,
@@ -248,7 +255,7 @@ def encode(model: nn.Module, tokens: torch.Tensor, settings: AttentionSettings |
     return model.hook_final(model.ln_final(x))
 
 
-def init_and_name(model: nn.Module, residual_writes: int) -> None:
+def init_and_name(model: HookedModel, residual_writes: int) -> None:
     """Initialise like GPT-2 (normal 0.02, zero biases; the matrices that write into the
     residual stream shrunk by sqrt(residual_writes), the number of such writes) and name
     every HookPoint by its module path. Shared by every model class here; the order of
@@ -260,3 +267,6 @@ def init_and_name(model: nn.Module, residual_writes: int) -> None:
     for name, module in model.named_modules():
         if isinstance(module, HookPoint):
             module.name = name
+    # read-only: the model is shared by every request
+    model._hook_points = MappingProxyType({hp.name: hp for hp in model.modules()
+                                           if isinstance(hp, HookPoint)})

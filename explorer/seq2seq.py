@@ -36,7 +36,7 @@ import torch
 from torch import nn
 
 from explorer.config import ModelConfig
-from explorer.model import MLP, Attention, Block, HookPoint, init_and_name
+from explorer.model import MLP, Attention, Block, HookedModel, HookPoint, init_and_name
 from explorer.positional import NoPositionalEncoding, build_positional
 from explorer.settings import AttentionSettings, ResolvedSettings
 
@@ -83,7 +83,7 @@ class DecoderBlock(nn.Module):
         return self.hook_resid_post(self._add(x, out, self.ln3))
 
 
-class EncoderDecoder(nn.Module):
+class EncoderDecoder(HookedModel):
     """``config.n_layers`` encoder blocks, ``config.n_dec_layers`` decoder blocks."""
 
     def __init__(self, config: ModelConfig) -> None:
@@ -111,9 +111,6 @@ class EncoderDecoder(nn.Module):
             self.W_U.weight = self.W_E.weight
 
         init_and_name(self, residual_writes=2 * (config.n_layers + config.n_dec_layers))
-
-    def hook_points(self) -> dict[str, HookPoint]:
-        return {m.name: m for m in self.modules() if isinstance(m, HookPoint)}
 
     def resolve(self, settings: AttentionSettings | None) -> ResolvedSettings:
         """Settings for one pass; ``causal`` is the decoder self-attention's mask."""
