@@ -81,7 +81,9 @@ def load_resources():
 
 def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
     # delete_cache: downloads are copied into Gradio's cache; drop them after 15 minutes.
-    with gr.Blocks(title="Attention Explorer", fill_width=True,
+    # analytics_enabled=False: no usage reports or version checks sent from a classroom
+    # (offline they only fail, after costing start-up time in threads of their own).
+    with gr.Blocks(title="Attention Explorer", fill_width=True, analytics_enabled=False,
                    delete_cache=(600, 900)) as demo:
         gr.Markdown(INTRO, elem_id="intro")
         text = build_sentence()
