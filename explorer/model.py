@@ -45,6 +45,14 @@ class HookPoint(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x
 
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        # Most hook points have no hook on most calls (a keystroke reads the patterns only):
+        # those skip nn.Module's call machinery, ~80 calls a forward, 0.25 of its 9.5 ms at
+        # 32 tokens here. Only hooks registered on the HookPoint itself are run.
+        if self._forward_hooks or self._forward_pre_hooks:
+            return super().__call__(x)
+        return x
+
 
 class HookedModel(nn.Module):
     """Base of every model here: its HookPoints by name, collected once when it is built
