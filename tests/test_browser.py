@@ -106,6 +106,20 @@ def test_typing_mask_and_heads_in_a_real_browser(page):
     page.screenshot(path=str(ARTIFACTS / "browser-8-heads.png"), full_page=True)
 
 
+def test_the_head_slider_offers_the_heads_the_model_has(page):
+    head_max = "() => document.querySelector('#head input[type=range]').getAttribute('max')"
+    assert page.evaluate(head_max) == "3"  # the default model: 4 heads
+    page.locator("#head input[type=number]").fill("3")
+    page.locator("#head input[type=number]").press("Enter")
+    page.locator("#heads").get_by_text("2", exact=True).click()
+    page.wait_for_function(f"() => ({head_max})() === '1'", timeout=10000)
+    # head 3 does not exist in a 2-head model: the slider moved to the last one that does
+    page.wait_for_function("() => document.querySelector('#head input[type=number]').value"
+                           " === '1'", timeout=10000)
+    page.locator("#heads").get_by_text("8", exact=True).click()
+    page.wait_for_function(f"() => ({head_max})() === '7'", timeout=10000)
+
+
 def test_markup_typed_in_the_sentence_stays_text(page):
     type_and_settle(page, '<a href="https://evil.example">x</a> <b>bold</b>')
     page.wait_for_timeout(300)  # the large head is drawn right after the grid

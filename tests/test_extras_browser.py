@@ -223,15 +223,17 @@ def test_take_it_home_downloads_pictures_and_files(laptop, extras_url, tmp_path)
 
 def test_share_link_sets_sentence_and_knobs(laptop, extras_url):
     page = laptop
-    query = {"text": "The dog saw <i>the</i> dog", "heads": "4", "pos": "rotary",
-             "mask": "off", "temp": "2", "layer": "2", "head": "3", "scale": "cube"}
+    # head 6 exists in the 8-head model only: the Head slider follows the link's model
+    query = {"text": "The dog saw <i>the</i> dog", "heads": "8", "pos": "rotary",
+             "mask": "off", "temp": "2", "layer": "2", "head": "6", "scale": "cube"}
     page.goto(extras_url + "?" + urlencode(query))
     page.wait_for_selector("#sentence textarea", timeout=WAIT)
     page.wait_for_function("() => document.querySelector('#sentence textarea').value"
                            ".startsWith('The dog saw')", timeout=WAIT)
     assert page.locator("#sentence textarea").input_value() == query["text"]
     assert page.locator("#layer input[type=number]").input_value() == "2"
-    assert page.locator("#head input[type=number]").input_value() == "3"
+    assert page.locator("#head input[type=number]").input_value() == "6"
+    assert page.locator("#head input[type=range]").get_attribute("max") == "7"
     assert page.locator("#temperature input[type=number]").input_value() == "2"
     assert page.locator("#mask input[value=off]").is_checked()
     assert page.locator("#scaling input[value='1/√d_head']").is_checked()  # bad: ignored

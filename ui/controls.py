@@ -110,12 +110,32 @@ def build_sentence() -> gr.Textbox:
     return text
 
 
+DEFAULT_HEADS = 4
+
+
+def head_slider(n_heads, head=0, set_value: bool = False) -> gr.Slider:
+    """The Head slider for a model with ``n_heads`` heads per layer: 0 .. n_heads-1. Its
+    value is sent when ``set_value`` or when ``head`` does not exist there (then the last
+    head); otherwise not, so that a value set at the same moment (a share link sets both)
+    is not overwritten by the one this event read. With one head there is nothing to pick
+    (a slider needs two stops, so it shows 0-1, fixed)."""
+    n = n_heads if n_heads in HEADS else DEFAULT_HEADS
+    try:
+        h = int(head)
+    except (TypeError, ValueError, OverflowError):
+        h = 0
+    if 0 <= h < n and not set_value:
+        return gr.Slider(maximum=max(n - 1, 1), interactive=n > 1)
+    return gr.Slider(maximum=max(n - 1, 1), value=min(max(h, 0), n - 1), interactive=n > 1)
+
+
 def build_knobs(text: gr.Textbox) -> Panel:
     """The knobs column; ``text`` is the sentence box they share with every view."""
     with gr.Accordion("Knobs", open=True):
         objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
                              info=HELP["objective"], elem_id="objective")
-        heads = gr.Radio(list(HEADS), value=4, label="Heads per layer", info=HELP["heads"],
+        heads = gr.Radio(list(HEADS), value=DEFAULT_HEADS, label="Heads per layer",
+                         info=HELP["heads"],
                          elem_id="heads")
         pos = gr.Radio(list(POSITIONAL), value="rotary", label="Positional encoding",
                        info=HELP["pos"], elem_id="pos")
@@ -127,9 +147,14 @@ def build_knobs(text: gr.Textbox) -> Panel:
                                 info=HELP["temperature"], elem_id="temperature")
         with gr.Row():
             layer = gr.Slider(0, 3, value=0, step=1, label="Layer", elem_id="layer")
-            head = gr.Slider(0, 7, value=0, step=1, label="Head", elem_id="head")
+            head = gr.Slider(0, DEFAULT_HEADS - 1, value=0, step=1, label="Head",
+                             elem_id="head")
         theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
                          elem_id="theme")
+    # The Head slider offers the heads the chosen model has (0-1 for two heads), so no head
+    # that does not exist can be picked. Not queued: it computes nothing.
+    heads.change(head_slider, [heads, head], head, queue=False, show_progress="hidden",
+                 api_name=False)
     return Panel(text, objective, heads, pos, mask, scaling, temperature, layer, head, theme)
 
 

@@ -12,9 +12,9 @@ import gradio as gr
 
 from explorer import figures
 from explorer.export import describe, export_capture, pick_model, write_files
-from explorer.share import parse_query, share_link
+from explorer.share import HEAD_MAX, parse_query, share_link
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel, wire_live
+from ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "export"
@@ -75,14 +75,17 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
     Call once from ``app.py`` inside ``gr.Blocks``, after the knobs are built. Invalid or
     missing parameters leave their control unchanged (:func:`explorer.share.parse_query`).
     """
-    layer_max, head_max = _bound(panel.layer, 3), _bound(panel.head, 7)
+    layer_max = _bound(panel.layer, 3)
 
     def apply_share_link(request: gr.Request):
         try:
-            values = parse_query(request.query_params, layer_max, head_max)
+            values = parse_query(request.query_params, layer_max, HEAD_MAX)
         except Exception:  # a malformed request must never break the page
             log.exception("share link could not be read")
             values = {}
+        if "heads" in values or "head" in values:  # the Head slider's range with its value
+            values["head"] = head_slider(values.get("heads", DEFAULT_HEADS),
+                                         values.get("head", 0), set_value=True)
         return [values.get(name, gr.skip()) for name in FIELDS]
 
     demo.load(apply_share_link, None, _panel_fields(panel), api_name=False,
