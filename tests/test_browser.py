@@ -108,7 +108,7 @@ def test_typing_mask_and_heads_in_a_real_browser(page):
 
 def test_the_head_slider_offers_the_heads_the_model_has(page):
     head_max = "() => document.querySelector('#head input[type=range]').getAttribute('max')"
-    assert page.evaluate(head_max) == "3"  # the default model: 4 heads
+    page.wait_for_function(f"() => ({head_max})() === '3'", timeout=10000)  # 4 heads
     page.locator("#head input[type=number]").fill("3")
     page.locator("#head input[type=number]").press("Enter")
     page.locator("#heads").get_by_text("2", exact=True).click()

@@ -147,12 +147,15 @@ def build_knobs(text: gr.Textbox) -> Panel:
                                 info=HELP["temperature"], elem_id="temperature")
         with gr.Row():
             layer = gr.Slider(0, 3, value=0, step=1, label="Layer", elem_id="layer")
-            head = gr.Slider(0, DEFAULT_HEADS - 1, value=0, step=1, label="Head",
+            # Declared for the largest model, which is what the server checks an API
+            # call's head against; the page narrows it to the chosen model's heads.
+            head = gr.Slider(0, max(HEADS) - 1, value=0, step=1, label="Head",
                              elem_id="head")
         theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
                          elem_id="theme")
     # The Head slider offers the heads the chosen model has (0-1 for two heads), so no head
-    # that does not exist can be picked. Not queued: it computes nothing.
+    # that does not exist can be picked; on page load too (export_tab.wire_share_link).
+    # Not queued: it computes nothing.
     heads.change(head_slider, [heads, head], head, queue=False, show_progress="hidden",
                  api_name=False)
     return Panel(text, objective, heads, pos, mask, scaling, temperature, layer, head, theme)

@@ -70,7 +70,8 @@ def _bound(slider: gr.Slider, default: int) -> int:
 
 
 def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
-    """Apply a share link's query parameters to the sentence box and knobs on page load.
+    """Apply a share link's query parameters to the sentence box and knobs on page load
+    (and, with or without a link, narrow the Head slider to the shown model's heads).
 
     Call once from ``app.py`` inside ``gr.Blocks``, after the knobs are built. Invalid or
     missing parameters leave their control unchanged (:func:`explorer.share.parse_query`).
@@ -83,9 +84,9 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
         except Exception:  # a malformed request must never break the page
             log.exception("share link could not be read")
             values = {}
-        if "heads" in values or "head" in values:  # the Head slider's range with its value
-            values["head"] = head_slider(values.get("heads", DEFAULT_HEADS),
-                                         values.get("head", 0), set_value=True)
+        # The Head slider's range for the model shown, with the link's head if it has one.
+        values["head"] = head_slider(values.get("heads", DEFAULT_HEADS),
+                                     values.get("head", 0), set_value="head" in values)
         return [values.get(name, gr.skip()) for name in FIELDS]
 
     demo.load(apply_share_link, None, _panel_fields(panel), api_name=False,
