@@ -272,9 +272,9 @@ def init_and_name(model: HookedModel, residual_writes: int) -> None:
     for name, p in model.named_parameters():
         if name.endswith(("W_O.weight", "W_out.weight")):
             nn.init.normal_(p, 0.0, 0.02 / math.sqrt(residual_writes))
+    points = {}
     for name, module in model.named_modules():
         if isinstance(module, HookPoint):
             module.name = name
-    # read-only: the model is shared by every request
-    model._hook_points = MappingProxyType({hp.name: hp for hp in model.modules()
-                                           if isinstance(hp, HookPoint)})
+            points[name] = module
+    model._hook_points = MappingProxyType(points)  # read-only: every request shares it

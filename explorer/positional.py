@@ -102,16 +102,16 @@ class RotaryEncoding(NoPositionalEncoding):
         d_head = config.d_head
         inv_freq = 1.0 / config.rotary_base ** (torch.arange(0, d_head, 2).float() / d_head)
         angles = torch.arange(config.n_ctx).float()[:, None] * inv_freq[None, :]  # [n_ctx, d/2]
-        self.register_buffer("cos", torch.cos(angles), persistent=False)
-        self.register_buffer("sin", torch.sin(angles), persistent=False)
-        # The same rotations as unit complex numbers e^(i angle) [n_ctx, d_head/2]: rotating
-        # the pair (even, odd) by an angle is multiplying even + i odd by one of these, one
-        # op instead of nine (even*cos - odd*sin, even*sin + odd*cos); 57 vs 185 us a layer.
-        self.register_buffer("rotation", torch.complex(self.cos, self.sin), persistent=False)
+        # The rotations as unit complex numbers cos + i sin = e^(i angle) [n_ctx, d_head/2]:
+        # rotating the pair (even, odd) by an angle is multiplying even + i odd by one of
+        # these, one op instead of nine (even*cos - odd*sin, even*sin + odd*cos); 57 vs
+        # 185 us a layer.
+        self.register_buffer("rotation", torch.complex(torch.cos(angles), torch.sin(angles)),
+                             persistent=False)
 
     def angles(self, n: int) -> torch.Tensor:
         """Rotation angle of each (position, pair): ``[n, d_head/2]``."""
-        return torch.atan2(self.sin[:n], self.cos[:n])
+        return torch.angle(self.rotation[:n])
 
     def _rotate_one(self, x: torch.Tensor) -> torch.Tensor:  # x: [batch, head, pos, d_head]
         n = x.shape[-2]

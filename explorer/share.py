@@ -44,7 +44,7 @@ MASK_WORDS = {"trained": "as trained", "on": "on", "off": "off"}
 SCALE_WORDS = {word: label for label, word in SCALE_CHOICES.items()}  # d_head -> "1/√d_head"
 TEMPERATURE_STEP = 0.05
 LAYER_MAX = 3  # the UI's layer slider is 0..3
-HEAD_MAX = 7  # the most heads a model has (8) less one; the UI's slider follows the model
+HEAD_MAX = max(HEADS) - 1  # the last head of the largest model (the UI narrows its slider)
 MAX_NUMBER_CHARS = 24  # a number longer than this in a URL is not one a person typed
 MAX_BASE_CHARS = 2000
 

@@ -25,6 +25,7 @@ import gradio as gr
 from gradio.context import get_blocks_context
 
 from explorer.analysis import MAX_CHARS
+from explorer.share import HEAD_MAX
 from explorer.views import (
     HEADS,
     MASK_CHOICES,
@@ -135,8 +136,7 @@ def build_knobs(text: gr.Textbox) -> Panel:
         objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
                              info=HELP["objective"], elem_id="objective")
         heads = gr.Radio(list(HEADS), value=DEFAULT_HEADS, label="Heads per layer",
-                         info=HELP["heads"],
-                         elem_id="heads")
+                         info=HELP["heads"], elem_id="heads")
         pos = gr.Radio(list(POSITIONAL), value="rotary", label="Positional encoding",
                        info=HELP["pos"], elem_id="pos")
         mask = gr.Radio(list(MASK_CHOICES), value="as trained", label="Causal mask",
@@ -149,8 +149,7 @@ def build_knobs(text: gr.Textbox) -> Panel:
             layer = gr.Slider(0, 3, value=0, step=1, label="Layer", elem_id="layer")
             # Declared for the largest model, which is what the server checks an API
             # call's head against; the page narrows it to the chosen model's heads.
-            head = gr.Slider(0, max(HEADS) - 1, value=0, step=1, label="Head",
-                             elem_id="head")
+            head = gr.Slider(0, HEAD_MAX, value=0, step=1, label="Head", elem_id="head")
         theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
                          elem_id="theme")
     # The Head slider offers the heads the chosen model has (0-1 for two heads), so no head
