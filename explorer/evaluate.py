@@ -40,10 +40,24 @@ import torch
 import torch.nn.functional as F
 
 from explorer.baseline import Bigram, fit_bigram, masked_log_prob
-from explorer.capture import run_with_cache
 from explorer.checkpoint import load_model, sha256_file
 from explorer.config import ModelConfig
 from explorer.data import IGNORE_INDEX, Dataset, build_dataset, random_batches
+from explorer.head_scores import (
+    THRESHOLDS,
+    _grid,
+    _r,
+    best_head,
+    common_word_ids,
+    induction_mask,
+    induction_random,
+    induction_scores,
+    list_continuation,
+    patterns_of,
+    previous_token,
+    token_losses,
+    uniform_patterns,
+)
 from explorer.model import Transformer
 from explorer.probes import agreement_pairs, generate_kind, pronoun_pairs
 from explorer.tokenizer import SPECIAL_TOKENS, Tokenizer
@@ -51,44 +65,13 @@ from explorer.train import DEFAULT_CORPUS, TrainSettings, make_batch
 from explorer.zoo import CHECKPOINT_DIR, NAME_RE
 
 EVAL_DIR = CHECKPOINT_DIR / "eval"
-PATTERNS = "*hook_pattern"
 VAL_SEED = 1234  # the trainer's validation batches use this generator seed (train.evaluate)
-
-# Sizes of each measurement (small enough for about a minute per model on one CPU thread).
-PREV_WINDOWS, PREV_LEN, PREV_SEED = 32, 64, 11
-REPEAT_SEQS, REPEAT_LEN, REPEAT_SEED, COMMON_WORDS = 32, 20, 12, 500
-MASKED_COPY_SEQS = 8  # masked-word models: sequences, each masked at every second-copy place
 NAME_PROBES, NAME_SEED = 64, 13
 AGREEMENT_N, AGREEMENT_SEED = 200, 123
 PRONOUN_N, PRONOUN_SELECT_SEED, PRONOUN_REPORT_SEED = 200, 321, 322
 
-# What "emerged" means. Uniform attention would score about 0.06 (previous token, 64-token
-# windows) and 0.03 (induction, second copy) for next-word models; see each "chance".
-THRESHOLDS = {
-    "previous_token_score": 0.5,  # best head puts at least half its weight on the previous token
-    "induction_score": 0.3,  # best head puts at least 30 % on the induction target
-    "copy_gain_nats": 1.0,  # loss drops by >= 1 nat when a copy is in context
-    # agreement / pronoun: the 95 % Wilson interval must lie above chance (and, for agreement,
-    # above always answering the more common verb number)
-}
-
 
 # --- small helpers ---------------------------------------------------------------------
-
-
-def _r(x: float, digits: int = 4) -> float:
-    return round(float(x), digits)
-
-
-def _grid(scores: np.ndarray) -> list[list[float]]:
-    """[layer, head] array -> nested lists rounded for a small, stable JSON file."""
-    return [[_r(v, 3) for v in row] for row in np.asarray(scores)]
-
-
-def best_head(scores: np.ndarray) -> dict:
-    """The (layer, head) with the highest score in a [layer, head] array."""
-    layer, head = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    return {"layer": int(layer), "head": int(head), "score": _r(scores[layer, head])}
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -99,88 +82,6 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return _r(centre - half), _r(centre + half)
-
-
-def patterns_of(model: Transformer, tokens: torch.Tensor,
-                key_padding_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """(logits [batch, pos, vocab], patterns [layer, batch, head, query_pos, key_pos])."""
-    logits, cache = run_with_cache(model, tokens, names=PATTERNS,
-                                   key_padding_mask=key_padding_mask)
-    return logits, cache.stack("attn.hook_pattern")
-
-
-def uniform_patterns(n_layers: int, batch: int, n_heads: int, n: int,
-                     causal: bool) -> torch.Tensor:
-    """[layer, batch, head, n, n] attention spread evenly over the keys each query can see:
-    scoring it gives a metric's chance level."""
-    seen = torch.tril(torch.ones(n, n)) if causal else torch.ones(n, n)
-    row = seen / seen.sum(-1, keepdim=True)
-    return row.expand(n_layers, batch, n_heads, n, n)
-
-
-# --- metrics on attention patterns (pure functions, tested on hand-built patterns) -------
-
-
-def previous_token_scores(patterns: torch.Tensor) -> np.ndarray:
-    """patterns [layer, batch, head, q, k] -> [layer, head] mean weight of query i on key i-1
-    (queries 1..n-1, all batch rows)."""
-    n = patterns.shape[-1]
-    idx = torch.arange(1, n)
-    prev = patterns[..., idx, idx - 1]  # [layer, batch, head, n-1]
-    return prev.double().mean(dim=(1, 3)).numpy()
-
-
-def induction_mask(tokens: torch.Tensor) -> torch.Tensor:
-    """tokens [batch, n] -> bool [batch, q, k]: True where key k followed an earlier
-    occurrence of the query's token (k = p + 1 with tokens[p] == tokens[q] and k < q)."""
-    n = tokens.shape[-1]
-    same = tokens[:, :, None] == tokens[:, None, :]  # [batch, q, p]
-    # key k = p + 1: shift the "same token at p" mask one place right along the key axis
-    follows = torch.zeros_like(same)
-    follows[:, :, 1:] = same[:, :, :-1]
-    earlier = torch.ones(n, n, dtype=torch.bool).tril(-1)  # k < q
-    return follows & earlier
-
-
-def induction_scores(patterns: torch.Tensor, targets: torch.Tensor,
-                     queries: torch.Tensor) -> np.ndarray:
-    """Mean over chosen queries of the total weight on their induction targets.
-
-    patterns [layer, batch, head, q, k]; targets bool [batch, q, k]; queries bool [batch, q].
-    Returns [layer, head]."""
-    on_target = (patterns.double() * targets[None, :, None]).sum(-1)  # [layer, batch, head, q]
-    chosen = queries[None, :, None].double()
-    return ((on_target * chosen).sum(dim=(1, 3)) / queries.sum().clamp(min=1)).numpy()
-
-
-def repeated_sequences(word_ids: np.ndarray, n_seqs: int, length: int, seed: int,
-                       bos: int) -> torch.Tensor:
-    """[n_seqs, 1 + 2*length]: bos, then ``length`` distinct random words, then the same
-    words again."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for _ in range(n_seqs):
-        words = rng.choice(word_ids, size=length, replace=False)
-        rows.append(np.concatenate([[bos], words, words]))
-    return torch.from_numpy(np.stack(rows).astype(np.int64))
-
-
-def token_losses(logits: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
-    """Next-token loss [batch, n-1]: entry i is the loss of predicting tokens[:, i + 1]."""
-    logp = F.log_softmax(logits[:, :-1].double(), dim=-1)
-    return -logp.gather(-1, tokens[:, 1:, None])[..., 0]
-
-
-# --- tokens --------------------------------------------------------------------------
-
-
-def common_word_ids(tok: Tokenizer, stream: np.ndarray, n: int = COMMON_WORDS) -> np.ndarray:
-    """The ``n`` most frequent tokens (in ``stream``) that are a space plus a lowercase word."""
-    counts = np.bincount(np.asarray(stream, np.int64), minlength=tok.vocab_size)
-    word = re.compile(r"^ [a-z]+$")
-    ids = [i for i in np.argsort(-counts, kind="stable")
-           if counts[i] > 0 and word.match(tok.decode([int(i)]))]
-    return np.asarray(ids[:n], dtype=np.int64)
 
 
 def token_at(tok: Tokenizer, text: str, char: int) -> int:
@@ -253,77 +154,6 @@ def loss_vs_bigram(model: Transformer, tok: Tokenizer, s: TrainSettings, val: np
         "uniform_loss": _r(math.log(config.vocab_size)),
         "target_tokens": n_targets,
     }
-
-
-def previous_token(model: Transformer, val: np.ndarray) -> dict:
-    cfg = model.config
-    rng = np.random.default_rng(PREV_SEED)
-    starts = rng.integers(0, len(val) - PREV_LEN, size=PREV_WINDOWS)
-    tokens = torch.from_numpy(np.stack([val[s:s + PREV_LEN] for s in starts]).astype(np.int64))
-    _, patterns = patterns_of(model, tokens)
-    scores = previous_token_scores(patterns)
-    chance = previous_token_scores(uniform_patterns(1, 1, 1, PREV_LEN, cfg.causal))[0, 0]
-    best = best_head(scores)
-    return {"windows": PREV_WINDOWS, "window_tokens": PREV_LEN, "scores": _grid(scores),
-            "best": best, "chance": _r(chance),
-            "emerged": best["score"] >= THRESHOLDS["previous_token_score"]}
-
-
-def induction_random(model: Transformer, tok: Tokenizer, words: np.ndarray) -> dict:
-    """Attention and loss on bos + A + A (A: 20 distinct random common words)."""
-    cfg, L = model.config, REPEAT_LEN
-    tokens = repeated_sequences(words, REPEAT_SEQS, L, REPEAT_SEED, tok.eot_id)
-    logits, patterns = patterns_of(model, tokens)
-    targets = induction_mask(tokens)
-    queries = torch.zeros(tokens.shape, dtype=torch.bool)
-    queries[:, L + 1:] = True  # every token of the second copy
-    scores = induction_scores(patterns, targets, queries)
-    chance = induction_scores(uniform_patterns(1, len(tokens), 1, tokens.shape[1], cfg.causal),
-                              targets, queries)[0, 0]
-    out = {"sequences": REPEAT_SEQS, "words_per_copy": L, "scores": _grid(scores),
-           "best": best_head(scores), "chance": _r(chance)}
-    if cfg.causal:
-        losses = token_losses(logits, tokens)  # [batch, 2L]; column i predicts token i + 1
-        # without a copy: first-copy words 2..L (word 1 follows bos); with: second-copy words
-        # 2..L (the second copy's first word does not follow anything seen before).
-        out["loss_without_copy"] = _r(losses[:, 1:L].mean())
-        out["loss_with_copy"] = _r(losses[:, L + 1:].mean())
-        out["copy_loss_how"] = "next-word loss on words 2-20 of the first vs the second copy"
-    else:
-        out.update(_masked_copy_losses(model, tok, words))
-    out["copy_gain_nats"] = _r(out["loss_without_copy"] - out["loss_with_copy"])
-    out["emerged"] = bool(out["best"]["score"] >= THRESHOLDS["induction_score"]
-                          and out["copy_gain_nats"] >= THRESHOLDS["copy_gain_nats"])
-    return out
-
-
-def _masked_copy_losses(model: Transformer, tok: Tokenizer, words: np.ndarray) -> dict:
-    """Masked-word models see both copies at once, so compare a masked second-half word
-    whose twin is visible (A + A) with one in a sequence without repeats (A + B)."""
-    L = REPEAT_LEN
-    rng = np.random.default_rng(REPEAT_SEED + 1)
-    result = {}
-    for label, repeat in (("loss_with_copy", True), ("loss_without_copy", False)):
-        rows, targets, where = [], [], []
-        for _ in range(MASKED_COPY_SEQS):
-            picked = rng.choice(words, size=2 * L, replace=False)
-            first = picked[:L]
-            second = first if repeat else picked[L:]
-            seq = np.concatenate([[tok.eot_id], first, second])
-            for pos in range(L + 1, 2 * L + 1):  # mask each second-half place once
-                masked = seq.copy()
-                masked[pos] = tok.mask_id
-                rows.append(masked)
-                targets.append(seq[pos])
-                where.append(pos)
-        x = torch.from_numpy(np.stack(rows).astype(np.int64))
-        with torch.inference_mode():
-            logits = model(x)
-        logp = F.log_softmax(logits[torch.arange(len(x)), torch.tensor(where)].double(), -1)
-        result[label] = _r(-logp[torch.arange(len(x)), torch.tensor(targets)].mean())
-    result["copy_loss_how"] = ("masked-word loss on a masked second-half word when the same "
-                               "20 words are repeated (A A) vs not (A B)")
-    return result
 
 
 def induction_names(model: Transformer, tok: Tokenizer) -> dict:
@@ -529,6 +359,7 @@ def evaluate_model(name: str, directory: Path = CHECKPOINT_DIR,
         "induction": {"random_repeat": induction_random(model, tok, words),
                       "name_probes": induction_names(model, tok)},
         "agreement": agreement(model, tok, train_bytes) if cfg.causal else None,
+        "list_continuation": list_continuation(model, tok) if cfg.causal else None,
         "pronoun": None if cfg.causal else pronoun(model, tok, train_bytes),
         "snapshots": emergence(name, card, directory, ds.val, words, tok),
     }
@@ -545,9 +376,12 @@ def emergence(name: str, card: dict, directory: Path, val: np.ndarray,
             continue
         model = load_model(path)
         ind = induction_random(model, tok, words)
-        rows.append({"step": snap["step"], "tokens": snap["tokens"],
-                     "previous_token": previous_token(model, val)["best"],
-                     "induction": ind["best"], "copy_gain_nats": ind["copy_gain_nats"]})
+        row = {"step": snap["step"], "tokens": snap["tokens"],
+               "previous_token": previous_token(model, val)["best"],
+               "induction": ind["best"], "copy_gain_nats": ind["copy_gain_nats"]}
+        if model.config.causal:
+            row["list_continuation"] = list_continuation(model, tok)["share"]
+        rows.append(row)
     return rows
 
 
@@ -567,6 +401,9 @@ def summary_line(r: dict) -> str:
              f"prev-token L{prev['layer']}H{prev['head']} {prev['score']:.2f}",
              f"induction L{ind['best']['layer']}H{ind['best']['head']} {ind['best']['score']:.2f}"
              f" (copy loss {ind['loss_without_copy']:.2f} -> {ind['loss_with_copy']:.2f})"]
+    if r.get("list_continuation"):
+        lc = r["list_continuation"]
+        parts.append(f"lists continued {lc['continued']}/{lc['lists']}")
     if r["agreement"]:
         parts.append(f"agreement {r['agreement']['accuracy']:.2f}")
     if r["pronoun"]:

@@ -10,6 +10,13 @@ available. Deterministic for a seed on one device. Writes, atomically:
 - with ``--snapshots K``, K weight snapshots taken during training under
   ``OUT/snapshots/NAME/`` (for the "watch attention emerge" view).
 
+The recipe that grows previous-token and induction heads (see
+``checkpoints/README.md``, "What we tried") is the command-line default: batch 8,
+a quarter of the rows with a repeated span (:mod:`explorer.repeats`), bf16 autocast
+with fp32 master weights, and the head scores tracked every ``--track-every`` steps
+so the card holds their curve against tokens seen. ``TrainSettings``' own defaults
+stay those of the first zoo, so older cards still read as what they were.
+
 ``--resume`` continues from ``runs/NAME/resume.safetensors`` (weights, AdamW
 state and RNG state, saved as safetensors like everything else: no pickles).
 No UI imports here.
@@ -18,6 +25,7 @@ No UI imports here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import platform
@@ -35,8 +43,10 @@ from safetensors.torch import load_file, save_file
 from explorer.checkpoint import save_model, sha256_file
 from explorer.config import ModelConfig
 from explorer.data import IGNORE_INDEX, build_dataset, mlm_batch, random_batches
+from explorer.head_scores import common_word_ids, track
 from explorer.model import Transformer
 from explorer.progress import Progress
+from explorer.repeats import KINDS, RepeatRecipe, add_repeats, span_pool
 from explorer.tokenizer import Tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +68,19 @@ class TrainSettings:
     eval_batches: int = 20
     snapshots: int = 0
     mask_p: float = 0.15
+    # The head recipe (explorer.repeats); off by default so the first zoo's cards read right.
+    repeat_share: float = 0.0
+    repeat_min: int = 8
+    repeat_max: int = 32
+    repeat_kind: str = "frequent"
+    repeat_top: int = 2000
+    precision: str = "fp32"  # "bf16": autocast forward and loss, fp32 master weights
+    compile: bool = False  # torch.compile the training forward
+    track_every: int = 0  # steps between head-score points on the card (0: none)
+
+    def recipe(self) -> RepeatRecipe:
+        return RepeatRecipe(share=self.repeat_share, min_len=self.repeat_min,
+                            max_len=self.repeat_max, kind=self.repeat_kind, top_n=self.repeat_top)
 
     def steps(self, n_ctx: int) -> int:
         return max(1, self.tokens // (self.batch_size * n_ctx))
@@ -81,7 +104,32 @@ def make_optimizer(model: Transformer, s: TrainSettings) -> torch.optim.AdamW:
 
 def loss_on(model: Transformer, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     logits = model(x, fused=True)
-    return F.cross_entropy(logits.flatten(0, 1), y.flatten(), ignore_index=IGNORE_INDEX)
+    # fp32 logits for the loss even under bf16 autocast: log-softmax over 4k entries
+    return F.cross_entropy(logits.flatten(0, 1).float(), y.flatten(), ignore_index=IGNORE_INDEX)
+
+
+def autocast(device, s: TrainSettings):
+    """bf16 autocast when asked for (weights and optimizer stay fp32), else nothing."""
+    if s.precision == "fp32":
+        return contextlib.nullcontext()
+    if s.precision != "bf16":
+        raise ValueError(f"precision must be fp32 or bf16, got {s.precision!r}")
+    return torch.autocast(device_type=torch.device(device).type, dtype=torch.bfloat16)
+
+
+def training_batch(batches, config: ModelConfig, tok: Tokenizer, gen: torch.Generator,
+                   s: TrainSettings, pool: torch.Tensor, device
+                   ) -> tuple[torch.Tensor, torch.Tensor]:
+    """The next training batch, with repeated spans written into ``s.repeat_share`` of its
+    rows (targets no copy can predict are ignored); evaluation batches never get them."""
+    x, y = next(batches)
+    recipe = s.recipe()
+    if recipe.share > 0:
+        windows, no_loss = add_repeats(torch.cat([x, y[:, -1:]], dim=1), pool, recipe, gen)
+        x, y = windows[:, :-1], windows[:, 1:].masked_fill(no_loss, IGNORE_INDEX)
+    if not config.causal:  # masked-word: predict the corrupted positions of x itself
+        x, y = mlm_batch(x, tok.mask_id, tok.vocab_size, gen, p=s.mask_p)
+    return x.to(device), y.to(device)
 
 
 def make_batch(batches, config: ModelConfig, tok: Tokenizer, gen: torch.Generator,
@@ -144,11 +192,17 @@ def load_resume(path: Path, model: Transformer, opt: torch.optim.AdamW,
 # --- the loop ------------------------------------------------------------------------------
 
 def snapshot_steps(total: int, k: int) -> list[int]:
-    """k steps spread roughly log-uniformly (heads form early, so sample early densely)."""
+    """k steps: a third spread log-uniformly over the first tenth of training (the loss
+    and the previous-token head move early), the rest evenly to the end (induction heads
+    appear suddenly, late: an even spacing catches the moment)."""
     if k <= 0:
         return []
-    points = np.unique(np.round(np.geomspace(max(1, total / 200), total, k)).astype(int))
-    return [int(p) for p in points]
+    early = max(1, k // 3)
+    points = np.geomspace(max(1, total / 200), max(1, total / 10), early)
+    n_late = k - early
+    late = np.linspace(total / n_late, total, n_late) if n_late else np.zeros(0)
+    points = np.unique(np.round(np.concatenate([points, late])).astype(int))
+    return [int(p) for p in points if 1 <= p <= total]
 
 
 def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: Path,
@@ -170,7 +224,11 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
         info = load_resume(resume_path, model, opt, gen)
         step, elapsed, history, snaps = (info["step"], info["elapsed"], info["history"],
                                          info["snapshots"])
+    first_step, first_wall = step, elapsed
     batches = random_batches(dataset.train, s.batch_size, config.n_ctx, gen)
+    pool = span_pool(dataset.train, tok, s.recipe())
+    words = common_word_ids(tok, dataset.train) if s.track_every else None
+    forward = torch.compile(model) if s.compile else model
     tokens_per_step = s.batch_size * config.n_ctx
     want_snaps = set(snapshot_steps(total, s.snapshots))
     progress = Progress(total, tokens_per_step, quiet=quiet, start=step)
@@ -179,7 +237,9 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
     while step < total:
         for group in opt.param_groups:
             group["lr"] = lr_at(step, total, s)
-        loss = loss_on(model, *make_batch(batches, config, tok, gen, s, device))
+        x, y = training_batch(batches, config, tok, gen, s, pool, device)
+        with autocast(device, s):
+            loss = loss_on(forward, x, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), s.grad_clip)
@@ -194,6 +254,10 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
             history.append({"step": step, "tokens": step * tokens_per_step,
                             "train_loss": round(train_loss, 4), "val_loss": round(val, 4)})
             progress.note(f"step {step}: val loss {val:.3f}")
+        if s.track_every and (step % s.track_every == 0 or step == total):
+            point = track(model, tok, dataset.val, words)
+            history.append({"step": step, "tokens": step * tokens_per_step, "heads": point})
+            progress.note(f"step {step}: heads {json.dumps(point)}")
         if step in want_snaps:
             path = out / "snapshots" / name / f"step_{step:05d}.safetensors"
             save_model(model, path, dtype=torch.float16)
@@ -224,6 +288,11 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
         "history": history,
         "snapshots": snaps,
         "wall_time_s": round(wall, 1),
+        # of this run only when it was resumed (the earlier part's time is in wall_time_s)
+        "tokens_per_s": round((total - first_step) * tokens_per_step
+                              / max(1e-9, wall - first_wall)),
+        "precision": s.precision,
+        "threads": torch.get_num_threads(),
         "device": str(device),
         "torch": torch.__version__,
         "python": platform.python_version(),
@@ -258,11 +327,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--d-ff", type=int, default=512)
     p.add_argument("--ctx", type=int, default=128)
     p.add_argument("--tokens", type=float, default=2e6)
-    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--probe-share", type=float, default=0.1)
     p.add_argument("--snapshots", type=int, default=0)
+    p.add_argument("--repeat-share", type=float, default=0.25,
+                   help="share of rows with a repeated span (0: plain text only)")
+    p.add_argument("--repeat-min", type=int, default=8, help="shortest span, tokens")
+    p.add_argument("--repeat-max", type=int, default=32, help="longest span, tokens")
+    p.add_argument("--repeat-kind", default="frequent", choices=KINDS)
+    p.add_argument("--repeat-top", type=int, default=2000,
+                   help="spans draw from this many most frequent tokens")
+    p.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
+                   help="bf16: autocast (fp32 master weights); fp32: plain")
+    p.add_argument("--compile", action="store_true", help="torch.compile the training forward")
+    p.add_argument("--track-every", type=int, default=500,
+                   help="steps between head-score points on the card (0: none)")
     p.add_argument("--eval-every", type=int, default=100)
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch default)")
     p.add_argument("--device", default=None)
@@ -294,7 +375,11 @@ def main(argv: list[str] | None = None) -> dict:
                          pos_encoding=args.pos, causal=not args.bidirectional, norm=args.norm)
     settings = TrainSettings(tokens=int(args.tokens), batch_size=args.batch_size, lr=args.lr,
                              seed=args.seed, probe_share=args.probe_share,
-                             snapshots=args.snapshots, eval_every=args.eval_every)
+                             snapshots=args.snapshots, eval_every=args.eval_every,
+                             repeat_share=args.repeat_share, repeat_min=args.repeat_min,
+                             repeat_max=args.repeat_max, repeat_kind=args.repeat_kind,
+                             repeat_top=args.repeat_top, precision=args.precision,
+                             compile=args.compile, track_every=args.track_every)
     command = "python -m explorer.train " + shlex.join(argv)
     card = train(args.name, config, settings, args.corpus, args.out, args.tokenizer,
                  resume=args.resume, device=args.device, command=command, quiet=args.quiet)

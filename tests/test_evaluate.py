@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from explorer import evaluate as ev
+from explorer import head_scores as hs
 from explorer.baseline import K_GRID, Bigram, bigram_counts, fit_bigram, masked_log_prob
 from explorer.data import random_batches
 from explorer.tokenizer import Tokenizer
@@ -27,7 +28,7 @@ def one_head(pattern: torch.Tensor, layers=2, heads=3, at=(1, 2)) -> torch.Tenso
     """[layer, batch, head, n, n]: ``pattern`` [batch, n, n] at (layer, head) ``at``,
     uniform causal attention everywhere else."""
     batch, n, _ = pattern.shape
-    out = ev.uniform_patterns(layers, batch, heads, n, causal=True).clone()
+    out = hs.uniform_patterns(layers, batch, heads, n, causal=True).clone()
     out[at[0], :, at[1]] = pattern
     return out
 
@@ -40,9 +41,9 @@ def test_perfect_previous_token_head_scores_one():
     prev = torch.zeros(2, n, n)
     prev[:, 0, 0] = 1.0
     prev[:, torch.arange(1, n), torch.arange(n - 1)] = 1.0
-    scores = ev.previous_token_scores(one_head(prev))
+    scores = hs.previous_token_scores(one_head(prev))
     assert scores.shape == (2, 3)
-    assert ev.best_head(scores) == {"layer": 1, "head": 2, "score": 1.0}
+    assert hs.best_head(scores) == {"layer": 1, "head": 2, "score": 1.0}
     # uniform causal attention: row i gives 1/(i+1) to its previous token
     expected = np.mean([1 / (i + 1) for i in range(1, n)])
     assert scores[0, 0] == pytest.approx(expected)
@@ -50,7 +51,7 @@ def test_perfect_previous_token_head_scores_one():
 
 def test_induction_mask_points_after_the_earlier_occurrence():
     tokens = torch.tensor([[5, 7, 9, 5, 7, 5]])
-    mask = ev.induction_mask(tokens)[0]
+    mask = hs.induction_mask(tokens)[0]
     hits = {(q, k) for q, k in zip(*mask.nonzero(as_tuple=True), strict=True)}
     hits = {(int(q), int(k)) for q, k in hits}
     # 5 at 3 -> key 1 (after the 5 at 0); 7 at 4 -> key 2; 5 at 5 -> keys 1 and 4
@@ -59,7 +60,7 @@ def test_induction_mask_points_after_the_earlier_occurrence():
 
 def test_perfect_induction_head_is_found_and_previous_token_head_is_not():
     L = 6
-    tokens = ev.repeated_sequences(np.arange(10, 40), n_seqs=3, length=L, seed=0, bos=0)
+    tokens = hs.repeated_sequences(np.arange(10, 40), n_seqs=3, length=L, seed=0, bos=0)
     assert tokens.shape == (3, 1 + 2 * L)
     assert torch.equal(tokens[:, 1:L + 1], tokens[:, L + 1:])
     n = tokens.shape[1]
@@ -67,34 +68,34 @@ def test_perfect_induction_head_is_found_and_previous_token_head_is_not():
     for q in range(L + 1, n):  # second copy: attend to the token after the first occurrence
         induction[:, q] = 0
         induction[:, q, q - L + 1] = 1.0
-    targets = ev.induction_mask(tokens)
+    targets = hs.induction_mask(tokens)
     queries = torch.zeros(tokens.shape, dtype=torch.bool)
     queries[:, L + 1:] = True
-    scores = ev.induction_scores(one_head(induction, at=(0, 1)), targets, queries)
-    assert ev.best_head(scores) == {"layer": 0, "head": 1, "score": 1.0}
+    scores = hs.induction_scores(one_head(induction, at=(0, 1)), targets, queries)
+    assert hs.best_head(scores) == {"layer": 0, "head": 1, "score": 1.0}
     prev = torch.zeros(3, n, n)
     prev[:, 0, 0] = 1
     prev[:, torch.arange(1, n), torch.arange(n - 1)] = 1
-    prev_scores = ev.induction_scores(one_head(prev, at=(0, 1)), targets, queries)
+    prev_scores = hs.induction_scores(one_head(prev, at=(0, 1)), targets, queries)
     assert prev_scores[0, 1] == 0.0
 
 
 def test_untrained_model_metrics_are_in_range():
     model = tiny_model(seed=3)  # 2 layers, 4 heads, vocab 61, n_ctx 24
-    tokens = ev.repeated_sequences(np.arange(3, 61), n_seqs=4, length=10, seed=1, bos=0)
-    logits, patterns = ev.patterns_of(model, tokens)
+    tokens = hs.repeated_sequences(np.arange(3, 61), n_seqs=4, length=10, seed=1, bos=0)
+    logits, patterns = hs.patterns_of(model, tokens)
     assert patterns.shape == (2, 4, 4, 21, 21)
     torch.testing.assert_close(patterns.sum(-1), torch.ones(2, 4, 4, 21))
-    prev = ev.previous_token_scores(patterns)
+    prev = hs.previous_token_scores(patterns)
     queries = torch.zeros(tokens.shape, dtype=torch.bool)
     queries[:, 11:] = True
-    ind = ev.induction_scores(patterns, ev.induction_mask(tokens), queries)
+    ind = hs.induction_scores(patterns, hs.induction_mask(tokens), queries)
     for scores in (prev, ind):
         assert scores.shape == (2, 4)
         assert np.all((scores >= 0) & (scores <= 1))
     # an untrained model spreads attention: nowhere near a clean head
     assert prev.max() < 0.9 and ind.max() < 0.5
-    losses = ev.token_losses(logits, tokens)
+    losses = hs.token_losses(logits, tokens)
     assert losses.shape == (4, 20)
     assert abs(losses.mean().item() - math.log(61)) < 0.5  # about uniform guessing
 

@@ -103,3 +103,25 @@ def test_resume_continues_where_it_stopped(tiny_setup, monkeypatch):
 def test_snapshot_steps_are_increasing_and_end_at_total():
     steps = snapshot_steps(1000, 6)
     assert steps == sorted(set(steps)) and steps[-1] == 1000 and steps[0] < 50
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_the_head_recipe_trains_and_tracks_head_scores(tiny_setup, precision):
+    """Repeated spans in half the rows, bf16 or fp32, head scores every 20 steps: the card
+    holds the curve, the speed and the precision, and the loss still falls."""
+    root, tok, tok_path, data = tiny_setup
+    out = root / f"recipe-{precision}"
+    settings = TrainSettings(**SETTINGS, repeat_share=0.5, repeat_min=2, repeat_max=6,
+                             precision=precision, track_every=20)
+    card = train("r", small(tok), settings, corpus=None, out=out, tokenizer_path=tok_path,
+                 quiet=True, dataset=data, command="test")
+    points = [h for h in card["history"] if "heads" in h]
+    assert [p["step"] for p in points] == [20, 40, 60]
+    for p in points:
+        assert set(p["heads"]) == {"previous_token", "induction", "copy_gain_nats",
+                                   "list_continuation"}
+        assert 0 <= p["heads"]["induction"]["score"] <= 1
+    assert card["precision"] == precision and card["tokens_per_s"] > 0
+    assert card["training"]["repeat_share"] == 0.5
+    losses = [h["val_loss"] for h in card["history"] if "val_loss" in h]
+    assert losses[-1] < losses[0] - 0.3
