@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 
 from explorer import figures
 from explorer.analysis import Analysis, analyse
+from explorer.head_labels import NO_PATTERN, PLAIN, HeadLabels, label_heads
 from explorer.plotly_json import plot_value
 from explorer.settings import AttentionSettings
 from explorer.stats import EXPLANATIONS, HeadStats, classify
@@ -88,23 +89,58 @@ class ExploreResult:
     head_table: str  # Markdown, no user text
 
 
+WHY = {  # why heads of each named kind exist, for the table's last line
+    "induction": "Looks at the word that followed an earlier copy of the current word, so "
+                 "the model can guess that what came next last time comes next again: the "
+                 "trick behind repeating names and lists (an induction head). It needs a "
+                 "previous-token head in an earlier layer.",
+    "previous-token": EXPLANATIONS["previous-token"],
+    "next-token": "Looks at the word just after: a masked-word model sees both sides, and "
+                  "the next word often gives away the hidden one.",
+    "first-token/sink": EXPLANATIONS["first-token"],
+    "self": EXPLANATIONS["self"],
+    NO_PATTERN: "No single rule on this sentence: switch it off in Ablate, or open it large "
+                "to see which words it picks. Most heads of a small model look like this on "
+                "most sentences.",
+}
+
+
 def head_table(stats: HeadStats, layer: int, selected: int,
-               baseline: HeadStats | None = None) -> str:
+               baseline: HeadStats | None = None, labels: HeadLabels | None = None) -> str:
     """Per-head numbers of one layer as a Markdown table, then what the selected head's
-    type usually means."""
-    lines = ["| head | looks like | entropy (bits) | max weight | on previous | on first |",
-             "|---:|---|---:|---:|---:|---:|"]
+    type means. With ``labels`` (:mod:`explorer.head_labels`) a head is named only when it
+    passed both the threshold and the switch-off check; without, the rough pattern type."""
+    kind_of = ((lambda h: labels.kind(layer, h)) if labels is not None
+               else (lambda h: classify(stats, layer, h)))
+    lines = ["| head | named | why | entropy (bits) | on previous | on first |",
+             "|---:|---|---|---:|---:|---:|"]
     for h in range(stats.entropy.shape[1]):
         entropy = f"{stats.entropy[layer, h]:.2f}"
         if baseline is not None:
             entropy = f"{baseline.entropy[layer, h]:.2f} → {entropy}"
         mark = " ◀" if h == selected else ""
-        lines.append(f"| H{h}{mark} | {classify(stats, layer, h)} | {entropy} | "
-                     f"{stats.max_weight[layer, h]:.2f} | {stats.prev_share[layer, h]:.2f} | "
-                     f"{stats.first_share[layer, h]:.2f} |")
-    kind = classify(stats, layer, selected)
-    lines += ["", f"**L{layer} H{selected} — {kind}.** {EXPLANATIONS[kind]}"]
+        why = labels.evidence(layer, h) if labels is not None else ""
+        lines.append(f"| H{h}{mark} | {kind_of(h)} | {why} | {entropy} | "
+                     f"{stats.prev_share[layer, h]:.2f} | {stats.first_share[layer, h]:.2f} |")
+    kind = kind_of(selected)
+    lines += ["", f"**L{layer} H{selected} — {kind}.** {WHY.get(kind, EXPLANATIONS.get(kind))}"]
+    if labels is not None:
+        lines += ["", named_line(labels)]
     return "\n".join(lines)
+
+
+def named_line(labels: HeadLabels) -> str:
+    """One line naming every head with a name on this sentence, in all layers."""
+    named = labels.named()
+    how = ("Named only when the pattern is clear on this sentence *and* switching the head "
+           "off makes what it predicts worse.")
+    if not labels.repeated and labels.scores.get("previous-token") is not None:
+        how += " Induction was not measured: the sentence said twice would not fit."
+    if not named:
+        return f"**Named heads on this sentence:** none. {how}"
+    items = " · ".join(f"L{la} H{h} {kind} ({PLAIN[kind].split(',')[0]})"
+                       for la, h, kind in named)
+    return f"**Named heads on this sentence:** {items}. {how}"
 
 
 def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
@@ -170,6 +206,9 @@ def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
     layer = min(max(controls.layer, 0), config.n_layers - 1)
     head = min(max(controls.head, 0), config.n_heads - 1)
     result = analyse(model, tok, text, controls.settings(), layer=layer, detail=detail)
+    if detail and result.ids:
+        result.extra["labels"] = label_heads(model, result.ids, result.patterns,
+                                             controls.settings(), tok.mask_id)
     return Run(result, name, config.causal, layer, head, controls.theme)
 
 
@@ -205,7 +244,7 @@ def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreR
                          None if preds is None else figures.predictions_bar(**preds),
                          status_text(run.result, run.name, zoo),
                          head_table(run.result.stats, run.layer, run.head,
-                                    run.result.baseline_stats))
+                                    run.result.baseline_stats, run.result.extra.get("labels")))
 
 
 def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | None, str]:
@@ -220,7 +259,8 @@ def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | Non
     return (plot_value(figures.head_heatmap_spec(**args["head"])),
             plot_value(figures.head_view_spec(**args["lines"])),
             None if preds is None else plot_value(figures.predictions_bar_spec(**preds)),
-            head_table(r.stats, pending.layer, pending.head, r.baseline_stats))
+            head_table(r.stats, pending.layer, pending.head, r.baseline_stats,
+                       r.extra.get("labels")))
 
 
 def settled_update(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> tuple:
