@@ -55,6 +55,7 @@ from explorer.head_scores import (
     list_continuation,
     patterns_of,
     previous_token,
+    switch_off_check,
     token_losses,
     uniform_patterns,
 )
@@ -356,6 +357,7 @@ def evaluate_model(name: str, directory: Path = CHECKPOINT_DIR,
         "loss": {"val_loss": card["val_loss"],
                  **loss_vs_bigram(model, tok, s, ds.val, bigram, s.eval_batches)},
         "previous_token": previous_token(model, ds.val),
+        "next_token": None if cfg.causal else previous_token(model, ds.val, offset=+1),
         "induction": {"random_repeat": induction_random(model, tok, words),
                       "name_probes": induction_names(model, tok)},
         "agreement": agreement(model, tok, train_bytes) if cfg.causal else None,
@@ -363,6 +365,11 @@ def evaluate_model(name: str, directory: Path = CHECKPOINT_DIR,
         "pronoun": None if cfg.causal else pronoun(model, tok, train_bytes),
         "snapshots": emergence(name, card, directory, ds.val, words, tok),
     }
+    if cfg.causal:  # does switching the best heads off break what they are named for?
+        best = {"previous_token": result["previous_token"]["best"],
+                "induction": result["induction"]["random_repeat"]["best"]}
+        result["switched_off"] = switch_off_check(
+            model, tok, words, {k: (v["layer"], v["head"]) for k, v in best.items()})
     return result
 
 

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 
 from explorer.capture import run_with_cache
 from explorer.model import Transformer
+from explorer.settings import AttentionSettings
 from explorer.tokenizer import Tokenizer
 
 PATTERNS = "*hook_pattern"
@@ -63,9 +64,10 @@ def best_head(scores: np.ndarray) -> dict:
 
 
 def patterns_of(model: Transformer, tokens: torch.Tensor,
-                key_padding_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+                key_padding_mask: torch.Tensor | None = None,
+                settings: AttentionSettings | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """(logits [batch, pos, vocab], patterns [layer, batch, head, query_pos, key_pos])."""
-    logits, cache = run_with_cache(model, tokens, names=PATTERNS,
+    logits, cache = run_with_cache(model, tokens, settings, names=PATTERNS,
                                    key_padding_mask=key_padding_mask)
     return logits, cache.stack("attn.hook_pattern")
 
@@ -83,12 +85,12 @@ def uniform_patterns(n_layers: int, batch: int, n_heads: int, n: int,
 # --- metrics on attention patterns (pure functions, tested on hand-built patterns) -------
 
 
-def previous_token_scores(patterns: torch.Tensor) -> np.ndarray:
-    """patterns [layer, batch, head, q, k] -> [layer, head] mean weight of query i on key i-1
-    (queries 1..n-1, all batch rows)."""
+def previous_token_scores(patterns: torch.Tensor, offset: int = -1) -> np.ndarray:
+    """patterns [layer, batch, head, q, k] -> [layer, head] mean weight of query i on key
+    i + offset (default -1, the previous token: queries 1..n-1), all batch rows."""
     n = patterns.shape[-1]
-    idx = torch.arange(1, n)
-    prev = patterns[..., idx, idx - 1]  # [layer, batch, head, n-1]
+    idx = torch.arange(max(0, -offset), min(n, n - offset))
+    prev = patterns[..., idx, idx + offset]  # [layer, batch, head, queries]
     return prev.double().mean(dim=(1, 3)).numpy()
 
 
@@ -142,29 +144,30 @@ def common_word_ids(tok: Tokenizer, stream: np.ndarray, n: int = COMMON_WORDS) -
     return np.asarray(ids[:n], dtype=np.int64)
 
 
-
-
-def previous_token(model: Transformer, val: np.ndarray) -> dict:
+def previous_token(model: Transformer, val: np.ndarray, offset: int = -1) -> dict:
+    """Per head, the mean weight on the previous token (``offset=+1``: on the next token,
+    for masked-word models, which see both sides) over validation windows."""
     cfg = model.config
     rng = np.random.default_rng(PREV_SEED)
     n = min(PREV_LEN, cfg.n_ctx)  # (a tiny test model's context may be shorter)
     starts = rng.integers(0, len(val) - n, size=PREV_WINDOWS)
     tokens = torch.from_numpy(np.stack([val[s:s + n] for s in starts]).astype(np.int64))
     _, patterns = patterns_of(model, tokens)
-    scores = previous_token_scores(patterns)
-    chance = previous_token_scores(uniform_patterns(1, 1, 1, n, cfg.causal))[0, 0]
+    scores = previous_token_scores(patterns, offset)
+    chance = previous_token_scores(uniform_patterns(1, 1, 1, n, cfg.causal), offset)[0, 0]
     best = best_head(scores)
     return {"windows": PREV_WINDOWS, "window_tokens": n, "scores": _grid(scores),
             "best": best, "chance": _r(chance),
             "emerged": best["score"] >= THRESHOLDS["previous_token_score"]}
 
 
-def induction_random(model: Transformer, tok: Tokenizer, words: np.ndarray) -> dict:
+def induction_random(model: Transformer, tok: Tokenizer, words: np.ndarray,
+                     settings: AttentionSettings | None = None) -> dict:
     """Attention and loss on bos + A + A (A: 20 distinct random common words)."""
     cfg = model.config
     L = min(REPEAT_LEN, (cfg.n_ctx - 1) // 2, len(words))
     tokens = repeated_sequences(words, REPEAT_SEQS, L, REPEAT_SEED, tok.eot_id)
-    logits, patterns = patterns_of(model, tokens)
+    logits, patterns = patterns_of(model, tokens, settings=settings)
     targets = induction_mask(tokens)
     queries = torch.zeros(tokens.shape, dtype=torch.bool)
     queries[:, L + 1:] = True  # every token of the second copy
@@ -250,7 +253,8 @@ def list_prompt(words: list[str], given: int = LIST_GIVEN) -> str:
             f"{', '.join(words[:given])},")
 
 
-def list_continuation(model: Transformer, tok: Tokenizer) -> dict:
+def list_continuation(model: Transformer, tok: Tokenizer,
+                      settings: AttentionSettings | None = None) -> dict:
     """Share of everyday lists whose repeat the model's top guess continues (next-word
     models): after the list and its first six words again, is the top guess the seventh?"""
     lists = everyday_lists(tok)
@@ -258,7 +262,7 @@ def list_continuation(model: Transformer, tok: Tokenizer) -> dict:
     for words in lists:
         ids = tok.encode(list_prompt(words))[-model.config.n_ctx:]  # (tiny test models)
         with torch.inference_mode():
-            logits = model(torch.tensor([ids]))[0, -1]  # [vocab]
+            logits = model(torch.tensor([ids]), settings)[0, -1]  # [vocab]
         guess = int(logits.argmax())
         right += guess == tok.encode(" " + words[LIST_GIVEN])[0]
         guesses.append(tok.decode([guess]))
@@ -282,3 +286,18 @@ def track(model: Transformer, tok: Tokenizer, val: np.ndarray, words: np.ndarray
         return point
     finally:
         model.train(was_training)
+
+
+def switch_off_check(model: Transformer, tok: Tokenizer, words: np.ndarray,
+                     heads: dict[str, tuple[int, int]]) -> dict:
+    """What each named head's job predicts, with that head switched off (next-word models):
+    the copy gain on repeated random words and the list check. ``heads``: kind -> (layer,
+    head). A label holds when switching its head off costs what the label says it does."""
+    out = {}
+    for kind, (layer, head) in heads.items():
+        off = AttentionSettings(head_mask=((layer, head),))
+        ind = induction_random(model, tok, words, settings=off)
+        out[kind] = {"layer": layer, "head": head,
+                     "copy_gain_nats": ind["copy_gain_nats"],
+                     "list_continuation": list_continuation(model, tok, off)["share"]}
+    return out

@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 
 from explorer import figures
 from explorer.analysis import Analysis, analyse
+from explorer.clear_heads import clear_heads, parse_label, summary
 from explorer.head_labels import NO_PATTERN, PLAIN, HeadLabels, label_heads
 from explorer.plotly_json import plot_value
 from explorer.settings import AttentionSettings
@@ -271,3 +272,22 @@ def settled_update(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> tuple:
         status, table = run
         return None, None, None, table, status
     return (*live_rest(run), status_text(run.result, run.name, zoo))
+
+
+def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
+    """(sentence, choice labels) of the "clear heads in this model" pointer for the model
+    these knobs pick; a combination the UI never offers gets a plain message."""
+    try:
+        name = Controls(objective=str(objective), heads=int(heads), pos=str(pos)).checkpoint()
+    except (TypeError, ValueError, KeyError):
+        return "That combination of controls is not offered.", []
+    if zoo.get(name) is None:
+        return "", []
+    found = clear_heads(zoo.evals.get(name))
+    return summary(name, found, name in zoo.evals), [h.label for h in found]
+
+
+def open_clear_head(label, layer, head) -> tuple[int, int]:
+    """The (layer, head) a pointer choice names, or the sliders' values unchanged."""
+    picked = parse_label(label)
+    return picked if picked is not None else (layer, head)

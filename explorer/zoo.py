@@ -40,6 +40,7 @@ class Zoo:
     models: dict[str, Transformer] = field(default_factory=dict)
     cards: dict[str, dict] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)  # name -> reason
+    evals: dict[str, dict] = field(default_factory=dict)  # name -> eval/NAME.json, if current
     untrained: bool = False  # True when only the seeded stand-in is here
 
     def get(self, name: str) -> Transformer | None:
@@ -73,6 +74,19 @@ def read_manifest(directory: Path) -> dict[str, str]:
                   "`python -m explorer.evaluate --write-index`", exc)
         return {}
     return files
+
+
+def read_eval(directory: Path, name: str, weights_sha256: str) -> dict | None:
+    """``eval/NAME.json`` when it was measured on exactly these weights, else None (an old
+    evaluation must not name heads of a retrained model)."""
+    path = directory / "eval" / f"{name}.json"
+    try:
+        result = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(result, dict) or result.get("weights_sha256") != weights_sha256:
+        return None
+    return result
 
 
 def untrained_model(vocab_size: int, seed: int = 0) -> Transformer:
@@ -109,6 +123,9 @@ def load_zoo(directory: Path = CHECKPOINT_DIR, vocab_size: int = 4096,
         zoo.models[name] = model
         card_path = directory / f"{name}.json"
         zoo.cards[name] = json.loads(card_path.read_text()) if card_path.exists() else {}
+        evaluated = read_eval(directory, name, expected)
+        if evaluated is not None:
+            zoo.evals[name] = evaluated
     if not zoo.models and allow_untrained:
         log.warning("no trained checkpoint found: serving a seeded, untrained model")
         zoo.models[DEFAULT_NAME] = untrained_model(vocab_size)

@@ -17,7 +17,14 @@ from pathlib import Path
 import gradio as gr
 
 from explorer.grid_payload import safe_grid_payload
-from explorer.views import BadControl, explore, parse_controls, settled_update
+from explorer.views import (
+    BadControl,
+    clear_heads_view,
+    explore,
+    open_clear_head,
+    parse_controls,
+    settled_update,
+)
 from ui.controls import SETTLE_MS, Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -49,6 +56,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 "In each square, row i is token i looking at the tokens (columns); brighter "
                 "means more attention. Click a square to open it large.",
                 elem_classes="caption")
+    with gr.Row(equal_height=False, elem_id="clear-heads-row"):
+        clear_text = gr.Markdown(elem_id="clear-heads-text")
+        clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
+                         elem_id="clear-heads")
     gate = threading.BoundedSemaphore(LIVE_CONCURRENCY)
 
     def grid_data(request):
@@ -110,6 +121,17 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     endpoint = gr.Button("explore api", visible=False)
     endpoint.click(api, panel.inputs, outputs, api_name="explore", show_progress="hidden")
+    # The pointer follows the model; picking a head moves the Layer and Head sliders, whose
+    # change events update the page as a slider drag would. Not queued: no model runs.
+    def pointer(objective, heads, pos):
+        text, labels = clear_heads_view(zoo, objective, heads, pos)
+        return text, gr.Radio(choices=labels, value=None, visible=bool(labels))
+
+    model_knobs = [panel.objective, panel.heads, panel.pos]
+    gr.on([k.change for k in model_knobs] + [demo.load], pointer, model_knobs,
+          [clear_text, clear], queue=False, show_progress="hidden", api_name=False)
+    clear.input(open_clear_head, [clear, panel.layer, panel.head], [panel.layer, panel.head],
+                queue=False, show_progress="hidden", api_name=False)
     select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
                  [panel.layer, panel.head], js=READ_CLICK, api_name=False,
                  show_progress="hidden")

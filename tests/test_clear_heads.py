@@ -1,0 +1,68 @@
+"""The "clear heads in this model" pointer: only heads that passed the held-out checks,
+only from an evaluation of exactly these weights, and a plain sentence when none did."""
+
+import json
+
+import pytest
+
+from explorer.clear_heads import ClearHead, clear_heads, parse_label, summary
+from explorer.views import clear_heads_view, open_clear_head
+from explorer.zoo import read_eval
+
+
+def result(prev=0.6, ind=0.7, gain=5.0, gain_off=1.0, nxt=None):
+    r = {"previous_token": {"best": {"layer": 1, "head": 2, "score": prev}, "emerged": prev >= .5},
+         "induction": {"random_repeat": {"best": {"layer": 3, "head": 0, "score": ind},
+                                         "copy_gain_nats": gain,
+                                         "emerged": ind >= .3 and gain >= 1}},
+         "switched_off": {"induction": {"copy_gain_nats": gain_off}}}
+    if nxt is not None:
+        r["next_token"] = {"best": {"layer": 0, "head": 1, "score": nxt}, "emerged": nxt >= .5}
+    return r
+
+
+def test_heads_that_emerged_are_listed_in_layer_order():
+    heads = clear_heads(result(nxt=0.7))
+    assert heads == [ClearHead("next-token", 0, 1, 0.7), ClearHead("previous-token", 1, 2, 0.6),
+                     ClearHead("induction", 3, 0, 0.7)]
+    assert heads[2].label == "L3 H0 · induction (0.70)"
+    assert parse_label(heads[2].label) == (3, 0)
+
+
+@pytest.mark.parametrize("r", [result(prev=0.4, ind=0.1), result(prev=0.3, gain=0.5), None, {}])
+def test_nothing_is_listed_when_nothing_passed(r):
+    assert not any(h.kind in ("previous-token", "induction") for h in clear_heads(r))
+
+
+def test_an_induction_head_whose_switch_off_changes_nothing_is_not_listed():
+    assert [h.kind for h in clear_heads(result(gain=5.0, gain_off=4.9))] == ["previous-token"]
+
+
+def test_summary_says_why_a_model_has_none():
+    assert "no head passed" in summary("causal-h1-none", [], True)
+    assert "not been evaluated" in summary("x", [], False)
+
+
+@pytest.mark.parametrize("bad", [None, "", "L1H2", "<b>L1 H2</b>", 5, "L99999999999 H1 ·"])
+def test_bad_pointer_values_leave_the_sliders(bad):
+    layer_head = open_clear_head(bad, 2, 3)  # the sliders keep their values
+    assert layer_head == (2, 3)
+
+
+def test_an_evaluation_of_other_weights_is_ignored(tmp_path):
+    (tmp_path / "eval").mkdir()
+    (tmp_path / "eval" / "m.json").write_text(json.dumps({"weights_sha256": "abc"}))
+    assert read_eval(tmp_path, "m", "abc") == {"weights_sha256": "abc"}
+    assert read_eval(tmp_path, "m", "other") is None
+    (tmp_path / "eval" / "m.json").write_text("{not json")
+    assert read_eval(tmp_path, "m", "abc") is None
+    assert read_eval(tmp_path, "missing", "abc") is None
+
+
+def test_the_pointer_for_the_shipped_zoo(resources):
+    tok, zoo = resources
+    text, labels = clear_heads_view(zoo, "next word (causal)", 4, "rotary")
+    assert "causal-h4-rotary" in text
+    assert all(parse_label(label) is not None for label in labels)
+    assert clear_heads_view(zoo, "nonsense", 4, "rotary")[1] == []
+    assert clear_heads_view(zoo, "next word (causal)", "four", "rotary")[1] == []
