@@ -17,9 +17,9 @@ import json
 from pathlib import Path
 
 from explorer.checkpoint import sha256_file
-from explorer.evaluate import THRESHOLDS
 from explorer.zoo import CHECKPOINT_DIR, NAME_RE
 from explorer.zoo_build import planned_names
+from explorer.zoo_findings import emerged_section, head_cell, lists_cell
 
 MB = 1_000_000
 
@@ -60,10 +60,6 @@ def manifest(directory: Path = CHECKPOINT_DIR) -> dict:
 
 
 # --- README pieces ---------------------------------------------------------------------
-
-
-def _head(best: dict) -> str:
-    return f"L{best['layer']}H{best['head']} {best['score']:.2f}"
 
 
 def task_of(card: dict) -> str:
@@ -164,135 +160,37 @@ def _probe_cell(r: dict) -> str:
     return ""
 
 
+def recipe(card: dict) -> str:
+    """The training recipe in a few words: repeated spans or plain text."""
+    t = card.get("training", {})
+    if not t.get("repeat_share"):
+        return "plain"
+    return f"{t['repeat_share']:.0%} repeats"
+
+
 def table(cards: dict[str, dict], evals: dict[str, dict | None]) -> list[str]:
-    lines = ["| checkpoint | objective | heads | positions | tokens seen | val loss | "
+    lines = ["| checkpoint | objective | heads | positions | recipe | tokens seen | val loss | "
              "bigram baseline | previous-token head | induction head | copy loss (no copy "
-             "→ copy) | agreement / pronoun |",
-             "| --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- | --- | --- |"]
+             "→ copy) | lists continued | agreement / pronoun |",
+             "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |"]
     for name, card in cards.items():
         cfg, r = card["config"], evals[name]
         row = [f"`{name}`", card["objective"], str(cfg["n_heads"]), cfg["pos_encoding"],
-               f"{card['tokens_seen']:,}", f"{card['val_loss']:.3f}"]
+               recipe(card), f"{card['tokens_seen']:,}", f"{card['val_loss']:.3f}"]
         if r is None:
-            row += ["not evaluated"] + [""] * 4
+            row += ["not evaluated"] + [""] * 5
         else:
             ind = r["induction"]["random_repeat"]
-            row += [f"{r['loss']['bigram_val_loss']:.3f}", _head(r["previous_token"]["best"]),
-                    _head(ind["best"]),
+            row += [f"{r['loss']['bigram_val_loss']:.3f}", head_cell(r["previous_token"]["best"]),
+                    head_cell(ind["best"]),
                     f"{ind['loss_without_copy']:.2f} → {ind['loss_with_copy']:.2f}",
-                    _probe_cell(r)]
+                    lists_cell(r), _probe_cell(r)]
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _listing(items: list[str]) -> str:
-    return ", ".join(items) if items else "none"
-
-
-def emerged_section(evals: dict[str, dict | None]) -> list[str]:
-    done = {n: r for n, r in evals.items() if r is not None}
-    out = ["## What emerged and what did not", ""]
-    if not done:
-        return out + ["No checkpoint has been evaluated yet (`python -m explorer.evaluate`).", ""]
-    out += ["Measured by `explorer/evaluate.py` on held-out text and fresh probe sentences; "
-            "the numbers are in `eval/NAME.json`. \"Emerged\" uses fixed thresholds chosen "
-            "before looking at the results, stated with each item.", ""]
-
-    def split(key):
-        yes = [n for n, r in done.items() if key(r)["emerged"]]
-        no = [n for n, r in done.items() if not key(r)["emerged"]]
-        return yes, no
-
-    beat = [f"`{n}` ({r['loss']['gap_to_bigram']:+.2f})" for n, r in done.items()
-            if r["loss"]["gap_to_bigram"] > 0]
-    worse = [f"`{n}` ({r['loss']['gap_to_bigram']:+.2f})" for n, r in done.items()
-             if r["loss"]["gap_to_bigram"] <= 0]
-    out += ["**Better than a bigram table.** Gap = bigram loss − model loss on the same "
-            "validation tokens, in nats (next-word models: next token from the current one; "
-            "masked-word: masked token from both neighbours). "
-            f"Beat it: {_listing(beat)}. Did not: {_listing(worse)}.", ""]
-
-    t = THRESHOLDS["previous_token_score"]
-    yes, no = split(lambda r: r["previous_token"])
-    chance = max(r["previous_token"]["chance"] for r in done.values())
-
-    def prev(n):
-        return f"`{n}` ({_head(done[n]['previous_token']['best'])})"
-
-    out += [f"**Previous-token heads** (best head puts ≥ {t} of its attention on the previous "
-            "token, 32 validation windows of 64 tokens; attending uniformly would score at most "
-            f"{chance:.2f}). Emerged: {_listing([prev(n) for n in yes])}. "
-            f"Did not: {_listing([prev(n) for n in no])}.", ""]
-
-    t, g = THRESHOLDS["induction_score"], THRESHOLDS["copy_gain_nats"]
-    yes, no = split(lambda r: r["induction"]["random_repeat"])
-
-    def ind(n):
-        r = done[n]["induction"]["random_repeat"]
-        return f"`{n}` ({_head(r['best'])}, copy gain {r['copy_gain_nats']:.2f})"
-
-    out += [f"**Induction (copy) heads** (20 random common words repeated: best head puts "
-            f"≥ {t} on the token after the earlier occurrence, and the loss on the repeat is "
-            f"≥ {g} nat lower than without a copy). Emerged: {_listing([ind(n) for n in yes])}. "
-            f"Did not: {_listing([ind(n) for n in no])}.", ""]
-    names = [f"`{n}` ({_head(r['induction']['name_probes']['best'])}, chance "
-             f"{r['induction']['name_probes']['chance']:.2f})" for n, r in done.items()]
-    out += [f"On the repeated-name probe stories the best induction score was: "
-            f"{_listing(names)}.", ""]
-
-    causal = {n: r for n, r in done.items() if r.get("agreement")}
-    if causal:
-        yes = [n for n, r in causal.items() if r["agreement"]["emerged"]]
-        no = [n for n, r in causal.items() if not r["agreement"]["emerged"]]
-
-        def agr(n):
-            a = causal[n]["agreement"]
-            unseen = ""
-            if a.get("accuracy_unseen") is not None:
-                unseen = (f"; {a['accuracy_unseen']:.2f} on the {a['unseen_pairs']} prefixes "
-                          "not in the training stream")
-            return (f"`{n}` ({a['accuracy']:.2f} [{a['ci95'][0]:.2f}, {a['ci95'][1]:.2f}], "
-                    f"majority {a['majority_baseline']:.2f}{unseen})")
-
-        out += ["**Subject-verb agreement** across a relative clause whose noun has the other "
-                "number (\"The dog that the boys liked ___\"; 200 sentences from the template "
-                "of the training probes; emerged = the 95 % interval lies above both 0.5 and "
-                "always choosing the more common number). "
-                f"Emerged: {_listing([agr(n) for n in yes])}. "
-                f"Did not: {_listing([agr(n) for n in no])}.", ""]
-
-    for n, r in done.items():
-        if not r.get("snapshots"):
-            continue
-        steps = "; ".join(
-            f"{row['tokens']:,} tokens: previous-token {row['previous_token']['score']:.2f}, "
-            f"induction {row['induction']['score']:.2f}, copy gain {row['copy_gain_nats']:.2f}"
-            for row in r["snapshots"])
-        if r["snapshots"][-1]["tokens"] != r["tokens_seen"]:
-            steps += (f"; {r['tokens_seen']:,} tokens (final): previous-token "
-                      f"{r['previous_token']['best']['score']:.2f}, induction "
-                      f"{r['induction']['random_repeat']['best']['score']:.2f}")
-        out += [f"**During training** (`{n}`, best head at each snapshot): {steps}.", ""]
-
-    bidir = {n: r for n, r in done.items() if r.get("pronoun")}
-    for n, r in bidir.items():
-        b = r["pronoun"]["best"]
-        verdict = "emerged" if r["pronoun"]["emerged"] else "did **not** emerge"
-        out += [f"**Pronoun attention** (`{n}`): the head chosen on 200 sentences, "
-                f"L{b['layer']}H{b['head']}, attended more to the noun \"it\" refers to than to "
-                f"the other noun in {b['share']:.2f} [{b['ci95'][0]:.2f}, {b['ci95'][1]:.2f}] "
-                f"of 200 other sentences: {b['share_when_referent_is_animal']:.2f} when \"it\" "
-                f"is the animal (\"... because it was too tired\") and "
-                f"{b['share_when_referent_is_object']:.2f} when it is the object (\"... too "
-                f"wide\"); flip {b['flip']:+.2f} (0 = the head ignores which noun is meant). "
-                f"Resolution by attention {verdict} (needs the interval above 0.5 and both "
-                "variants above 0.5). Share of these sentences that occur verbatim in the "
-                f"training stream: {r['pronoun']['seen_in_training_share']}.", ""]
-    return out
 
 
 def sizes_sentence(cards: dict[str, dict]) -> str:

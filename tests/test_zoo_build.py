@@ -94,7 +94,7 @@ def test_evaluate_then_index_on_a_tiny_model(tmp_path):
             "snapshots": [{"file": "step_00001.safetensors", "step": 1, "tokens": 1024}]}
     (tmp_path / f"{name}.json").write_text(json.dumps(card))
     zoo_index.write_index(tmp_path)
-    assert "| `causal-h2-rotary` | next-token | 2 | rotary | 0 | 8.300 | not evaluated" in (
+    assert "| `causal-h2-rotary` | next-token | 2 | rotary | plain | 0 | 8.300 | not evaluated" in (
         tmp_path / "README.md").read_text()
 
     result = ev.evaluate_model(name, tmp_path)
