@@ -88,7 +88,8 @@ def rollout_heatmap(values: np.ndarray, tokens: Sequence[str], *, position: int,
 
 def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, float | None]],
                    current: int, *, trend: Sequence[float] | None = None,
-                   baseline: float | None = None, theme: str | Theme = "light") -> go.Figure:
+                   baseline: float | None = None, theme: str | Theme = "light",
+                   induction: Sequence[float] | None = None) -> go.Figure:
     """Loss over training (top) and, when ``trend`` is given, the strongest
     previous-token attention per snapshot (bottom), x = training tokens seen (log).
 
@@ -96,7 +97,9 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
     ``snapshots``: ``[(step, tokens, train_loss or None), ...]``; ``current``: index
     into ``snapshots`` drawn large in the accent colour, with a vertical line through
     both panels. ``trend``: one value 0..1 per snapshot; ``baseline``: what spreading
-    attention evenly would give (a dashed line).
+    attention evenly would give (a dashed line). ``induction``: one value per snapshot,
+    the strongest head's weight on the copy target when the sentence is said twice,
+    drawn in the same lower panel.
     """
     th = get_theme(theme)
     if not 0 <= current < len(snapshots):
@@ -155,6 +158,15 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
             "marker": {"color": th.accent, "size": 13, "symbol": "circle-open",
                        "line": {"width": 3, "color": th.accent}}, "hoverinfo": "skip",
         }]
+        if induction is not None:
+            data.append({
+                "type": "scatter", "mode": "lines+markers", "x": x_snap,
+                "y": np.asarray(induction, dtype=np.float64), "yaxis": "y2",
+                "customdata": steps, "name": "induction (sentence said twice)",
+                "line": {"color": th.heads[0], "width": 2, "dash": "dot"},
+                "marker": {"size": 6, "symbol": "diamond"},
+                "hovertemplate": "snapshot at step %{customdata:d}<br>strongest head puts "
+                                 "%{y:.0%} on the copy target<extra></extra>"})
         if baseline is not None:
             data.append({"type": "scatter", "mode": "lines", "x": [x_snap.min(), x_snap.max()],
                          "y": [baseline, baseline], "yaxis": "y2", "name": "even spread",
@@ -163,5 +175,6 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
         layout["yaxis2"] = {**axis, "domain": [0.0, 0.36], "anchor": "x", "tickformat": ".0%",
                             "range": [0, 1], "title": {"text": "on prev."}}
         layout["annotations"].append(
-            _title("Best head's weight on the previous token", y=0.36))
+            _title("Best head's weight on the previous token (solid)" + (
+                " and on the copy target (dotted)" if induction is not None else ""), y=0.36))
     return _figure(data, layout)

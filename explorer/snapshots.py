@@ -34,6 +34,7 @@ import torch
 from explorer.analysis import prepare
 from explorer.capture import run_with_cache
 from explorer.checkpoint import CheckpointError, load_model, read_config
+from explorer.head_labels import copy_scores, doubled
 from explorer.model import Transformer
 from explorer.settings import AttentionSettings, ResolvedSettings
 from explorer.tokenizer import Tokenizer
@@ -220,6 +221,27 @@ def even_spread(n_tokens: int, causal: bool) -> float:
     if not causal:
         return 1.0 / n_tokens
     return float(np.mean(1.0 / np.arange(2, n_tokens + 1)))
+
+
+def induction_trend(snaps: SnapshotSet, tok: Tokenizer, text: str,
+                    settings: AttentionSettings | None = None) -> list[float] | None:
+    """For each snapshot, the largest weight any head puts on the copy target when the
+    sentence is said twice (:func:`explorer.head_labels.copy_scores`); None when the doubled
+    sentence does not fit the context or is too short."""
+    if not len(snaps):
+        return None
+    config = snaps.snapshots[0].model.config
+    ids = prepare(tok, text, config.n_ctx, masked_word=not config.causal).ids
+    rep = doubled(ids, config.n_ctx) if config.causal else None
+    if rep is None:
+        return None
+    out = []
+    for snap in snaps.snapshots:
+        _, cache = run_with_cache(snap.model, torch.tensor([rep]), settings,
+                                  names="*hook_pattern")
+        patterns = cache.stack("attn.hook_pattern")[:, 0].double().numpy()
+        out.append(float(copy_scores(patterns, len(ids)).max()))
+    return out
 
 
 def previous_token_trend(snaps: SnapshotSet, tok: Tokenizer, text: str,

@@ -12,6 +12,7 @@ from explorer.snapshots import (
     SnapshotSet,
     cached_snapshots,
     even_spread,
+    induction_trend,
     previous_token_trend,
     snapshot_view,
 )
@@ -25,11 +26,13 @@ FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """The same model, saved at several moments while it learned. Slide from the first
 snapshot (almost untrained: every head spreads its attention evenly) to the last and watch
-heads take on jobs — some start looking at **the previous word**, some at the first token.
-The chart shows the loss going down and, below it, how strongly the most
-previous-token-like head attends to the word just before (dashed: what spreading attention
-evenly would give). Snapshots exist for the default
-model only; the mask, scaling, temperature and *Layer*/*Head* knobs apply."""
+heads take on jobs — first some look at **the previous word**, then, suddenly, one learns to
+**copy**: when your sentence is said twice, it looks at the word that came next last time
+(an induction head). The chart shows the loss going down and, below it, how strongly the
+most previous-token-like head attends to the word just before (solid; dashed: spreading
+attention evenly) and the best head's weight on the copy target (dotted). Snapshots exist
+for the default model only; the mask, scaling, temperature and *Layer*/*Head* knobs
+apply."""
 NO_SNAPSHOTS = ("⚠️ No training snapshots are installed for this model, so there is nothing "
                 "to slide through. (The trainer saves them under `checkpoints/snapshots/`.)")
 
@@ -54,9 +57,11 @@ def compute(snaps: SnapshotSet, tok, text, controls: list, index):
     n = len(r.tokens)
     trend = previous_token_trend(snaps, tok, text, settings)
     baseline = even_spread(n, r.resolved.causal)
+    copying = induction_trend(snaps, tok, text, settings)
     chart = training_chart(snaps.history,
                            [(s.step, s.tokens, s.train_loss) for s in snaps.snapshots],
-                           r.index, trend=trend, baseline=baseline, theme=c.theme)
+                           r.index, trend=trend, baseline=baseline, theme=c.theme,
+                           induction=copying)
     grid = figures.attention_grid(r.patterns, r.tokens, theme=c.theme, selected=(layer, head))
     big = figures.head_heatmap(r.patterns[layer, head], r.tokens, theme=c.theme,
                                title=f"Step {snap.step}: layer {layer}, head {head}")
