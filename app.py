@@ -35,6 +35,7 @@ from ui import (
     shapes_tab,
     training_tab,
 )
+from ui.classroom import ClassroomBlocks
 from ui.controls import build_knobs, build_sentence, finish_live
 
 ui.fast_import.imports_done()
@@ -70,7 +71,12 @@ QUEUE = dict(default_concurrency_limit=4, max_size=64)
 # the model costs, and growing as a class uses the app. Once per 1,000 events is plenty
 # for a summary nobody here reads; a Space's own variables still win.
 GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_EVENTS": "2000"}
-LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False)
+# At most this many sessions are kept (Gradio's default is 10,000), least recently used
+# out first; with ui/sessions.py each holds ~11 kB, and one idle for 2 hours goes anyway.
+# A class of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
+SESSION_CAP = 1000
+LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False,
+              state_session_capacity=SESSION_CAP)
 
 
 def load_resources():
@@ -83,8 +89,9 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
     # delete_cache: downloads are copied into Gradio's cache; drop them after 15 minutes.
     # analytics_enabled=False: no usage reports or version checks sent from a classroom
     # (offline they only fail, after costing start-up time in threads of their own).
-    with gr.Blocks(title="Attention Explorer", fill_width=True, analytics_enabled=False,
-                   delete_cache=(600, 900)) as demo:
+    # ClassroomBlocks: lean, expiring sessions and a per-address rate limit (ui/classroom.py).
+    with ClassroomBlocks(title="Attention Explorer", fill_width=True, analytics_enabled=False,
+                         delete_cache=(600, 900)) as demo:
         gr.Markdown(INTRO, elem_id="intro")
         text = build_sentence()
         with gr.Row(equal_height=False, elem_id="main-row"):
