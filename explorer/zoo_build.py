@@ -1,8 +1,9 @@
 """Train the whole checkpoint zoo, one model after another, resumably.
 
-``python -m explorer.zoo_build [--only NAME ...] [--tokens 2e6] [--threads 1] [--resume]
+``python -m explorer.zoo_build [--only NAME ...] [--tokens 12e6] [--threads 1] [--resume]
 [--dry-run]`` trains, in the priority order of :func:`planned_names`, every zoo
-checkpoint that ``checkpoints/`` does not hold yet (weights *and* card). Each is
+checkpoint that ``checkpoints/`` does not hold yet (weights *and* card), or holds from
+another recipe or budget (its card says what it was trained with). Each is
 trained by calling ``explorer.train.main`` with every architecture argument
 spelled out, so the command the card records rebuilds exactly that model. After
 each model: ``explorer.evaluate`` for it, then the manifest and README are
@@ -35,7 +36,13 @@ LOCK = RUNS / "zoo_build.lock"
 OTHER_POS = ("none", "sinusoidal", "learned", "alibi")
 OTHER_HEADS = (1, 2, 8)
 SIZE = {"--d-model": "128", "--layers": "4", "--d-ff": "512", "--ctx": "128"}
-DEFAULT_SNAPSHOTS = 6  # only the default model gets "watch attention emerge" snapshots
+# The head recipe chosen by the study (checkpoints/study/README.md), spelled out so each
+# card's command rebuilds its model even if the trainer's defaults change later.
+RECIPE = {"--batch-size": "8", "--lr": "0.002", "--repeat-share": "0.25",
+          "--repeat-kind": "frequent", "--repeat-min": "8", "--repeat-max": "32",
+          "--precision": "fp32", "--track-every": "500"}
+BUDGET = "12000000"  # tokens per model: the common budget, so a comparison isolates one knob
+DEFAULT_SNAPSHOTS = 10  # only the default model gets "watch attention emerge" snapshots
 
 
 def planned_names() -> list[str]:
@@ -65,7 +72,7 @@ def train_argv(name: str, tokens: str, threads: int, resume: bool) -> list[str]:
     argv = ["--name", name, "--heads", heads, "--pos", pos]
     if objective == "bidir":
         argv.append("--bidirectional")
-    for flag, value in SIZE.items():
+    for flag, value in {**SIZE, **RECIPE}.items():
         argv += [flag, value]
     argv += ["--tokens", tokens, "--seed", "0", "--threads", str(threads)]
     if name == DEFAULT_NAME:
@@ -106,15 +113,28 @@ def training_elsewhere(name: str) -> int | None:
     return None
 
 
-def status(name: str) -> str:
-    if is_trained(name):
+def is_current(name: str, tokens: str, directory: Path = CHECKPOINT_DIR) -> bool:
+    """The card says this model was trained with ``RECIPE`` and ``tokens``."""
+    try:
+        card = json.loads((directory / f"{name}.json").read_text())
+        t = card["training"]
+    except (OSError, ValueError, KeyError):
+        return False
+    want = {"tokens": int(tokens), "batch_size": int(RECIPE["--batch-size"]),
+            "repeat_share": float(RECIPE["--repeat-share"]),
+            "repeat_kind": RECIPE["--repeat-kind"]}
+    return all(t.get(k) == v for k, v in want.items())
+
+
+def status(name: str, tokens: str = BUDGET) -> str:
+    if is_trained(name) and is_current(name, tokens):
         return "done"
     pid = training_elsewhere(name)
     if pid:
         return f"busy (pid {pid} is training it)"
     if (RUNS / name / "resume.safetensors").exists():
         return "interrupted"
-    return "to train"
+    return "to retrain" if is_trained(name) else "to train"
 
 
 def acquire_lock() -> None:
@@ -133,7 +153,7 @@ def acquire_lock() -> None:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--only", nargs="+", metavar="NAME", help="train just these zoo names")
-    p.add_argument("--tokens", type=tokens_arg, default="2000000", help="budget per model")
+    p.add_argument("--tokens", type=tokens_arg, default=BUDGET, help="budget per model")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     p.add_argument("--resume", action="store_true",
                    help="continue interrupted runs from runs/NAME/resume.safetensors")
@@ -151,14 +171,14 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"not zoo names: {', '.join(unknown)}")
         # plan order first, then any extra valid names in the order given
         names = [n for n in plan if n in args.only] + [n for n in args.only if n not in plan]
-    states = {name: status(name) for name in names}
+    states = {name: status(name, args.tokens) for name in names}
     for name in names:
         command = "python -m explorer.train " + shlex.join(
             train_argv(name, args.tokens, args.threads, args.resume))
         note = {"done": "", "interrupted": "  (resumes)" if args.resume else
                 "  (restarts: pass --resume to continue)"}.get(states[name], "")
         print(f"{name:<22} {states[name]}{note}\n    {command}")
-    todo = [n for n in names if states[n] in ("to train", "interrupted")]
+    todo = [n for n in names if states[n] in ("to train", "to retrain", "interrupted")]
     print(f"{len(todo)} to train, {sum(s == 'done' for s in states.values())} done, "
           f"{sum(s.startswith('busy') for s in states.values())} busy")
     if args.dry_run:
@@ -173,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             if training_elsewhere(name):  # started by someone else since the plan was made
                 print(f"skipping {name}: another process is training it")
                 continue
-            if is_trained(name):  # finished by another process since the plan was made
+            if is_trained(name) and is_current(name, args.tokens):  # finished meanwhile
                 print(f"skipping {name}: already trained")
                 continue
             print(f"=== training {name} ===", flush=True)
