@@ -29,20 +29,20 @@ import numpy as np
 
 from explorer.stats import EXPLANATIONS, HeadStats, classify, head_stats
 
-INDUCTION_THRESHOLD = 0.4  # mean weight on copy targets above which a head is "copy/induction"
+INDUCTION_THRESHOLD = 0.4  # mean weight on copy targets above which a head is "induction"
 
-KINDS = ("previous-token", "first-token/sink", "self", "uniform", "copy/induction", "mixed")
+KINDS = ("previous-token", "first-token/sink", "self", "uniform", "induction", "no clear pattern")
 
 # explorer.stats names -> ours (the sink is the same head; the longer name says why)
-_FROM_STATS = {"first-token": "first-token/sink"}
+_FROM_STATS = {"first-token": "first-token/sink", "mixed": "no clear pattern"}
 
 PLAIN = {
     "previous-token": "looks at the word just before",
     "first-token/sink": "parks its attention on the first token",
     "self": "looks at the word itself",
     "uniform": "spreads evenly over everything it may see",
-    "copy/induction": "looks at what followed this word last time",
-    "mixed": "depends on the words",
+    "induction": "looks at what followed this word last time",
+    "no clear pattern": "depends on the words",
 }
 
 _INDUCTION_WHY = ("Looks at the word that followed an earlier copy of the current word, so the "
@@ -54,8 +54,8 @@ _FALLBACK_WHY = {
                         "sink), not a sign that the first word matters.",
     "self": "Keeps each token's own information.",
     "uniform": "Averages everything seen so far: a rough summary of the sentence.",
-    "mixed": "No single rule: what it looks at depends on the words, often a blend of the "
-             "patterns above that these simple scores cannot name.",
+    "no clear pattern": "No single rule: what it looks at depends on the words, often a "
+                        "blend of the patterns above that these simple scores cannot name.",
 }
 
 NOT_MEASURABLE = ("No token repeats in this sentence, so copy/induction heads cannot show "
@@ -65,10 +65,10 @@ NOT_MEASURABLE = ("No token repeats in this sentence, so copy/induction heads ca
 def why(kind: str) -> str:
     """One or two sentences on why heads of this kind exist (shared with the Explore tab's
     explanations where it has one)."""
-    if kind == "copy/induction":
+    if kind == "induction":
         return _INDUCTION_WHY
-    if kind == "mixed":  # (the Explore tab's text points at its own large view)
-        return _FALLBACK_WHY["mixed"]
+    if kind == "no clear pattern":  # (the Explore tab's text points at its own large view)
+        return _FALLBACK_WHY["no clear pattern"]
     stats_name = {v: k for k, v in _FROM_STATS.items()}.get(kind, kind)
     return EXPLANATIONS.get(stats_name) or _FALLBACK_WHY.get(kind, "")
 
@@ -130,7 +130,7 @@ class HeadTypes:
 
 
 def _evidence(kind: str, s: HeadStats, layer: int, head: int, induction: float | None) -> str:
-    if kind == "copy/induction":
+    if kind == "induction":
         return f"{induction:.2f} on copy targets"
     if kind == "previous-token":
         return f"{s.prev_share[layer, head]:.2f} on previous"
@@ -140,7 +140,7 @@ def _evidence(kind: str, s: HeadStats, layer: int, head: int, induction: float |
         return f"{s.self_share[layer, head]:.2f} on itself"
     if kind == "uniform":
         return f"spread {s.entropy_norm[layer, head]:.2f} of max"
-    # mixed: name the strongest of the measured tendencies
+    # no clear pattern: name the strongest of the measured tendencies
     leans = {"previous": s.prev_share[layer, head], "first": s.first_share[layer, head],
              "itself": s.self_share[layer, head]}
     if induction is not None:
@@ -165,7 +165,7 @@ def head_types(patterns: np.ndarray, ids: Sequence[int],
         for head in range(n_heads):
             score = None if induction is None else float(induction[layer, head])
             if score is not None and score > INDUCTION_THRESHOLD:
-                kind = "copy/induction"
+                kind = "induction"
             else:
                 kind = classify(stats, layer, head)
                 kind = _FROM_STATS.get(kind, kind)

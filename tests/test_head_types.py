@@ -59,19 +59,19 @@ def test_a_perfect_induction_stripe_is_typed_copy_induction():
     np.testing.assert_allclose(p.sum(-1), 1.0, atol=1e-6)
     types = head_types(p, REPEATED)
     assert types.induction_measurable and types.note == ""
-    assert types.kind(0, 0) == "copy/induction"
+    assert types.kind(0, 0) == "induction"
     assert types.induction[0, 0] == pytest.approx(1.0)
     assert "1.00 on copy targets" in types.evidence[0, 0]
 
 
 def test_the_other_synthetic_heads_get_their_own_kinds():
     types = head_types(synthetic(REPEATED), REPEATED)
-    assert types.kinds.tolist() == [["copy/induction", "previous-token", "first-token/sink"],
-                                    ["uniform", "self", "mixed"]]
+    assert types.kinds.tolist() == [["induction", "previous-token", "first-token/sink"],
+                                    ["uniform", "self", "no clear pattern"]]
     # A previous-token head scores ~0 on copy targets: those equal to i - 1 are excluded.
     assert types.induction[0, 1] < 0.05 < INDUCTION_THRESHOLD
     assert types.present() == ["previous-token", "first-token/sink", "self", "uniform",
-                               "copy/induction", "mixed"]
+                               "induction", "no clear pattern"]
 
 
 def test_without_repeated_tokens_copy_heads_are_not_measurable_and_it_says_so():
@@ -81,17 +81,17 @@ def test_without_repeated_tokens_copy_heads_are_not_measurable_and_it_says_so():
     assert types.note == NOT_MEASURABLE and "repeat" in types.note
     # the stripe head's rows all fall back to the first token: a sink, not induction
     assert types.kind(0, 0) == "first-token/sink"
-    assert "copy/induction" not in types.kinds.ravel().tolist()
+    assert "induction" not in types.kinds.ravel().tolist()
 
 
 def test_labels_match_explorer_stats_classify_except_for_induction():
     p = synthetic(REPEATED)
     stats = head_stats(p)
     types = head_types(p, REPEATED, stats=stats)
-    rename = {"first-token": "first-token/sink"}
+    rename = {"first-token": "first-token/sink", "mixed": "no clear pattern"}
     for layer in range(2):
         for head in range(3):
-            if types.kind(layer, head) != "copy/induction":
+            if types.kind(layer, head) != "induction":
                 expected = classify(stats, layer, head)
                 assert types.kind(layer, head) == rename.get(expected, expected)
 
