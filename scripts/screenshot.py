@@ -1,4 +1,5 @@
-"""Take screenshots of a running app at laptop and phone width (for looking, not testing).
+"""Take screenshots of a running app at laptop, projector (1280x720 at 150 %) and phone width
+(for looking, not testing).
 
 Usage: python scripts/screenshot.py [URL] [OUT_DIR]
 """
@@ -19,8 +20,11 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-        for name, width, height in (("laptop", 1366, 900), ("phone", 390, 844)):
-            page = browser.new_page(viewport={"width": width, "height": height})
+        # a projector at 1280x720 with the browser at 150 %: 853x480 CSS pixels, 1.5 per pixel
+        for name, width, height, scale in (("laptop", 1366, 900, 1), ("projector", 853, 480, 1.5),
+                                           ("phone", 390, 844, 3)):
+            page = browser.new_page(viewport={"width": width, "height": height},
+                                    device_scale_factor=scale)
             page.goto(url)
             page.wait_for_function("() => (document.querySelector('#grid canvas') || {}).__aeGrid",
                                    timeout=30000)

@@ -106,7 +106,7 @@ def row(name: str, card: dict) -> str:
             f"{final.get('induction', {}).get('score', float('nan')):.2f} | "
             f"{'%.1fM' % (first_ind / 1e6) if first_ind else 'never'} | "
             f"{final.get('copy_gain_nats', float('nan')):.1f} | "
-            f"{final.get('list_continuation') if final.get('list_continuation') is not None else '-'} | "
+            f"{'-' if final.get('list_continuation') is None else final['list_continuation']} | "
             f"{vals[-1]['val_loss'] if vals else float('nan'):.3f} | "
             f"{card.get('tokens_per_s', 0):,} |")
 
