@@ -246,21 +246,23 @@ def everyday_lists(tok: Tokenizer, n: int = LIST_N, length: int = LIST_LEN,
     return [[str(w) for w in rng.choice(pool, size=length, replace=False)] for _ in range(n)]
 
 
-def list_prompt(words: list[str], given: int = LIST_GIVEN) -> str:
+def list_prompt(words: list[str], given: int = LIST_GIVEN, sep: str = " ") -> str:
     """The list, then its first ``given`` words again: the next word should be
-    ``words[given]``."""
-    return (f"Mom wrote a list: {', '.join(words)}. Then she read it again: "
-            f"{', '.join(words[:given])},")
+    ``words[given]``. ``sep`` " " (the headline check) or ", " (harder: after a comma the
+    model must match the word *before* it, and stories often end a list with "and")."""
+    return (f"Mom wrote a list: {sep.join(words)}. Then she read it again: "
+            f"{sep.join(words[:given])}{sep.rstrip()}")
 
 
 def list_continuation(model: Transformer, tok: Tokenizer,
-                      settings: AttentionSettings | None = None) -> dict:
+                      settings: AttentionSettings | None = None, sep: str = " ") -> dict:
     """Share of everyday lists whose repeat the model's top guess continues (next-word
-    models): after the list and its first six words again, is the top guess the seventh?"""
+    models): after the list and its first six words again, is the top guess the seventh?
+    The headline uses space-separated words; ``comma`` holds the same lists with commas."""
     lists = everyday_lists(tok)
     right, guesses = 0, []
     for words in lists:
-        ids = tok.encode(list_prompt(words))[-model.config.n_ctx:]  # (tiny test models)
+        ids = tok.encode(list_prompt(words, sep=sep))[-model.config.n_ctx:]  # (tiny models)
         with torch.inference_mode():
             logits = model(torch.tensor([ids]), settings)[0, -1]  # [vocab]
         guess = int(logits.argmax())
@@ -268,8 +270,10 @@ def list_continuation(model: Transformer, tok: Tokenizer,
         guesses.append(tok.decode([guess]))
     return {"lists": len(lists), "words_per_list": LIST_LEN, "given": LIST_GIVEN,
             "continued": right, "share": _r(right / len(lists)) if lists else None,
-            "guesses": guesses, "example": list_prompt(lists[0]) if lists else "",
-            "chance": _r(1 / LIST_LEN)}
+            "guesses": guesses, "example": list_prompt(lists[0], sep=sep) if lists else "",
+            "chance": _r(1 / LIST_LEN),
+            **({"comma": list_continuation(model, tok, settings, sep=", ")} if sep == " "
+               else {})}
 
 
 def track(model: Transformer, tok: Tokenizer, val: np.ndarray, words: np.ndarray) -> dict:
@@ -282,7 +286,9 @@ def track(model: Transformer, tok: Tokenizer, val: np.ndarray, words: np.ndarray
         point = {"previous_token": previous_token(model, val)["best"],
                  "induction": ind["best"], "copy_gain_nats": ind["copy_gain_nats"]}
         if model.config.causal:
-            point["list_continuation"] = list_continuation(model, tok)["share"]
+            lists = list_continuation(model, tok)
+            point["list_continuation"] = lists["share"]
+            point["list_continuation_comma"] = lists["comma"]["share"]
         return point
     finally:
         model.train(was_training)

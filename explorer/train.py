@@ -217,7 +217,10 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
     opt = make_optimizer(model, s)
     gen = torch.Generator().manual_seed(s.seed)
     total = s.steps(config.n_ctx)
-    run_dir = ROOT / "runs" / name
+    # Resume state of the zoo's models lives in runs/NAME (zoo_build looks there); a run
+    # writing elsewhere (a study variant) keeps its own beside its output.
+    run_dir = (ROOT / "runs" / name if Path(out).resolve() == (ROOT / "checkpoints").resolve()
+               else Path(out) / "resume")
     resume_path = run_dir / "resume.safetensors"
     step, elapsed, history, snaps = 0, 0.0, [], []
     if resume and resume_path.exists():

@@ -66,7 +66,7 @@ def test_resume_continues_where_it_stopped(tiny_setup, monkeypatch):
     root, tok, tok_path, data = tiny_setup
     import explorer.train as tr
 
-    monkeypatch.setattr(tr, "ROOT", root)  # resume state goes under root/runs/
+    monkeypatch.setattr(tr, "ROOT", root)
     config = small(tok)
     full = train("full", config, TrainSettings(**SETTINGS), None, root / "a", tok_path,
                  quiet=True, dataset=data)
@@ -74,7 +74,8 @@ def test_resume_continues_where_it_stopped(tiny_setup, monkeypatch):
     part = TrainSettings(**{**SETTINGS, "tokens": 40 * 8 * 32})
     lrs_full = [lr_at(s, 60, TrainSettings(**SETTINGS)) for s in range(60)]
     assert lrs_full[39] != lr_at(39, 40, part)  # (the schedule depends on the total)
-    resume_path = root / "runs" / "resumed" / "resume.safetensors"
+    # (a run writing outside checkpoints/ keeps its resume state beside its output)
+    resume_path = root / "b" / "resume" / "resume.safetensors"
     calls = {"n": 0}
     real_save = tr.save_resume
 
@@ -119,7 +120,7 @@ def test_the_head_recipe_trains_and_tracks_head_scores(tiny_setup, precision):
     assert [p["step"] for p in points] == [20, 40, 60]
     for p in points:
         assert set(p["heads"]) == {"previous_token", "induction", "copy_gain_nats",
-                                   "list_continuation"}
+                                   "list_continuation", "list_continuation_comma"}
         assert 0 <= p["heads"]["induction"]["score"] <= 1
     assert card["precision"] == precision and card["tokens_per_s"] > 0
     assert card["training"]["repeat_share"] == 0.5
