@@ -72,7 +72,7 @@ QUEUE = dict(default_concurrency_limit=4, max_size=64)
 # for a summary nobody here reads; a Space's own variables still win.
 GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_EVENTS": "2000"}
 # At most this many sessions are kept (Gradio's default is 10,000), least recently used
-# out first; with ui/sessions.py each holds ~11 kB, and one idle for 2 hours goes anyway.
+# out first; with ui/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway.
 # A class of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
 SESSION_CAP = 1000
 LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False,

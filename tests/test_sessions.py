@@ -172,8 +172,11 @@ def _rss_mb() -> float:
 
 
 def test_fresh_session_keystrokes_keep_nothing(served):
+    import app
+
     url, demo = served
     assert isinstance(demo.server_app.state_holder, ClassroomStateHolder)
+    assert demo.server_app.state_holder.capacity == app.SESSION_CAP
     grid, prefix = _grid_id(url), _addresses()
     with httpx.Client(timeout=30) as c:
         for _ in range(40):  # warm-up: caches, allocator

@@ -51,7 +51,7 @@ NEW_SESSIONS_PER_S = 0.5  # per address: 30 a minute
 NEW_SESSION_BURST = 60
 MAX_CLIENTS = 4096
 MAX_SESSIONS = 16384
-MAX_BODY = 256 * 1024  # bytes read to find the session hash; a page's request is < 10 kB
+MAX_BODY = 4 * 1024 * 1024  # bytes read to find the session hash (a page sends < 10 kB)
 BUSY_MESSAGE = "The server is busy: too many requests from your address. Try again in a moment."
 # Gradio's compute entry points whose JSON body names the session (or that make one).
 SESSION_PATH = re.compile(r"/gradio_api/(queue/join|component_server|run/|call/|api/)")
