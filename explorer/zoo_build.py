@@ -11,8 +11,10 @@ regenerated, so an interrupted build leaves a consistent folder.
 
 ``--resume`` is passed on to the trainer, which continues an interrupted run from
 ``runs/NAME/resume.safetensors`` (without it a half-trained run starts over).
-A name that an ``explorer.train`` process is training right now is skipped, and
-only one builder runs at a time (``runs/zoo_build.lock``).
+A name that an ``explorer.train`` process is training right now is skipped. Only one
+builder of the whole plan runs at a time (``runs/zoo_build.lock``); builders given
+disjoint ``--only`` lists take no lock, so a machine with two cores can run two, one
+per core (``nice -n 10 python -m explorer.zoo_build --only ... &`` twice).
 """
 
 from __future__ import annotations
@@ -185,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     torch.set_num_threads(args.threads)
-    acquire_lock()
+    locked = not args.only
+    if locked:
+        acquire_lock()
     eval_args = ["--threads", str(args.threads)]
     try:
         evaluate_stale(names, eval_args)
@@ -201,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             evaluate.main([name, "--write-index", *eval_args])
         evaluate_stale(names, eval_args)  # models another process finished meanwhile
     finally:
-        LOCK.unlink(missing_ok=True)
+        if locked:
+            LOCK.unlink(missing_ok=True)
     return 0
 
 

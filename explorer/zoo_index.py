@@ -14,6 +14,7 @@ text.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from explorer.checkpoint import sha256_file
@@ -303,7 +304,8 @@ def write_index(directory: Path = CHECKPOINT_DIR) -> list[Path]:
     for path, text in ((directory / "manifest.json",
                         lambda: json.dumps(manifest(directory), indent=2) + "\n"),
                        (directory / "README.md", lambda: readme(directory))):
-        tmp = path.with_name(path.name + ".tmp")
+        # (two builders, one per core, may finish at once: each writes its own temporary)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_text(text())
         tmp.replace(path)
         written.append(path)
