@@ -1,0 +1,92 @@
+"""The "Start here" tab: a guided path (:mod:`explorer.guided`) a teacher runs with a class.
+
+One step at a time: what to look at, a question to predict, the answer behind a
+"Reveal" fold, and a button that sets the sentence and knobs and opens the view the
+step is about. Each step has its own link (``?step=N``), which opens this tab on it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import gradio as gr
+
+from explorer.guided import steps
+from explorer.zoo import DEFAULT_NAME
+from ui.controls import Panel
+
+TAB = "start"
+INTRO = ("**Start here.** Seven short steps through what attention heads do, for a class "
+         "or on your own. Read the step, *predict* the answer, then press **Set up this "
+         "step**, look, and reveal the answer.")
+FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
+          "head")
+# Open a tab by its button's text (ids of the tab buttons are Gradio's own), then tell the
+# sentence box it changed so the opened view draws the step's sentence.
+OPEN_TAB = """(title) => {
+  const wanted = JSON.parse(title);
+  const buttons = [...document.querySelectorAll('#tabs button[role="tab"]')];
+  const b = buttons.find((x) => x.textContent.trim() === wanted);
+  if (b) b.click();
+  setTimeout(() => {
+    const box = document.querySelector('#sentence textarea');
+    if (box) box.dispatchEvent(new Event('input', {bubbles: true}));
+  }, 200);
+}"""
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
+          titles: dict[str, str] | None = None) -> None:
+    """Declare the tab (inside the caller's ``gr.Tab``). ``titles``: tab id -> the title its
+    button shows, for opening a step's view."""
+    path = steps(zoo.evals.get(DEFAULT_NAME))
+    names = [s.title for s in path]
+    titles = titles or {}
+    gr.Markdown(INTRO)
+    step = gr.Radio(names, value=names[0], label="Step", elem_id="start-step")
+    look = gr.Markdown(path[0].look, elem_id="start-look")
+    question = gr.Markdown("**Predict:** " + path[0].question, elem_id="start-question")
+    with gr.Row():
+        setup = gr.Button("Set up this step", variant="primary", elem_id="start-setup")
+        nxt = gr.Button("Next step →", elem_id="start-next")
+    with gr.Accordion("Reveal the answer", open=False, elem_id="start-reveal") as fold:
+        answer = gr.Markdown(path[0].answer, elem_id="start-answer")
+    link = gr.Textbox(label="Link to this step", interactive=False, elem_id="start-link")
+    where = gr.Textbox(visible=False)  # the title of the view to open, as JSON
+
+    def index_of(title) -> int:
+        return names.index(title) if title in names else 0
+
+    def show(title):
+        s = path[index_of(title)]
+        return s.look, "**Predict:** " + s.question, s.answer, gr.Accordion(open=False)
+
+    step.change(show, step, [look, question, answer, fold], queue=False,
+                show_progress="hidden", api_name=False)
+    # The link is the page's own address plus ?step=N: made in the browser, which knows it.
+    link_js = ("(t) => window.location.origin + window.location.pathname + '?step=' + "
+               f"(Math.max(0, {json.dumps(names)}.indexOf(t)) + 1)")
+    step.change(None, step, link, js=link_js, queue=False, api_name=False)
+    demo.load(None, step, link, js=link_js, queue=False, api_name=False)
+    nxt.click(lambda t: names[min(index_of(t) + 1, len(names) - 1)], step, step,
+              queue=False, show_progress="hidden", api_name=False)
+
+    def set_up(title):
+        s = path[index_of(title)]
+        values = s.controls()
+        return [*(values[f] for f in FIELDS), json.dumps(titles.get(s.tab, ""))]
+
+    fields = [getattr(panel, f) for f in FIELDS]
+    setup.click(set_up, step, [*fields, where], queue=False, show_progress="hidden",
+                api_name=False).then(None, where, None, js=OPEN_TAB)
+
+    def from_link(request: gr.Request):
+        """``?step=N`` opens this tab on step N (an unreadable N: step 1)."""
+        raw = (request.query_params.get("step") or "") if request else ""
+        try:
+            n = int(raw[:3])
+        except ValueError:
+            return gr.skip()
+        return names[min(max(n, 1), len(names)) - 1]
+
+    demo.load(from_link, None, step, queue=False, show_progress="hidden", api_name=False)
