@@ -37,7 +37,9 @@ from explorer.views import (
 
 EXAMPLES = [
     "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to",
-    "red, cat, tree, box, sun. red, cat, tree, box, sun.",
+    # every head the default model is named for at once: the previous-word diagonal, the
+    # copying stripe on the repeat, and the guess continuing the list (explorer.guided)
+    "spoon lamp sock bread egg coat fork shoe. spoon lamp sock bread egg",
     "The dog that the boys liked was happy. The dogs that the boy liked",
     "The animal didn't cross the street because it was too tired.",
     "The animal didn't cross the street because it was too wide.",
