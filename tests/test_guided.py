@@ -1,0 +1,52 @@
+"""The guided path: every step's knobs are ones the page offers, its view exists, it names
+the heads the evaluation found (and says so when none), and its claims hold on the
+shipped default model."""
+
+import pytest
+
+from explorer.guided import REPEAT, steps
+from explorer.views import parse_controls
+
+FOUND = {"previous_token": {"best": {"layer": 1, "head": 0, "score": 0.55}, "emerged": True},
+         "induction": {"random_repeat": {"best": {"layer": 3, "head": 1, "score": 0.78},
+                                         "copy_gain_nats": 8.0, "emerged": True}},
+         "switched_off": {"induction": {"copy_gain_nats": 0.5}}}
+
+
+@pytest.mark.parametrize("evaluation", [FOUND, None])
+def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(evaluation):
+    import app
+
+    tab_ids = {tab_id for _, tab_id, _ in app.TABS}
+    path = steps(evaluation)
+    assert 6 <= len(path) <= 8
+    for s in path:
+        v = s.controls()
+        parse_controls(v["objective"], v["heads"], v["pos"], v["mask"], v["scaling"],
+                       v["temperature"], v["layer"], v["head"], "light")
+        assert s.tab in tab_ids and s.question.endswith("?") and v["text"].strip()
+
+
+def test_steps_point_at_the_found_heads_or_say_there_are_none():
+    named = steps(FOUND)
+    assert named[0].controls()["layer"] == 1 and "Layer 1, head 0" in named[0].answer
+    assert named[1].controls()["layer"] == 3 and "Layer 3, head 1" in named[1].answer
+    none = steps(None)
+    assert "no head that clears" in none[0].answer and "no induction head" in none[1].answer
+
+
+def test_the_copying_step_holds_on_the_shipped_default_model(resources):
+    """Step 2 says the model guesses the list's next word, and step 3 that switching the
+    induction head off loses it: both measured here on the shipped weights."""
+    from explorer.analysis import analyse
+    from explorer.settings import AttentionSettings
+
+    tok, zoo = resources
+    path = steps(zoo.evals.get(zoo.default_name))
+    model = zoo.get(zoo.default_name)
+    step = path[1].controls()
+    assert "coat" in path[1].answer
+    guess = analyse(model, tok, REPEAT).predictions[0][0]
+    assert guess == " coat"
+    off = AttentionSettings(head_mask=((step["layer"], step["head"]),))
+    assert analyse(model, tok, REPEAT, off).predictions[0][0] != " coat"
