@@ -23,7 +23,8 @@ PANELS = (  # (title, how to read a point from a history entry, y range, target 
     ("best induction head", lambda h: h["heads"]["induction"]["score"], (0, 1), 0.3),
     ("copy gain (nats)", lambda h: h["heads"]["copy_gain_nats"], (0, 10), 1.0),
     ("held-out loss (nats)", lambda h: h["val_loss"], (2.4, 4.4), 2.8),
-    ("lists continued (share)", lambda h: h["heads"].get("list_continuation"), (0, 1), 2 / 3),
+    ("lists continued, commas", lambda h: h["heads"].get("list_continuation_comma"), (0, 1),
+     2 / 3),
 )
 W, H, PAD = 260, 190, 38
 
@@ -91,6 +92,10 @@ def svg(cards: dict[str, dict]) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _or_dash(value) -> str:
+    return "-" if value is None else str(value)
+
+
 def row(name: str, card: dict) -> str:
     heads = [h for h in card["history"] if "heads" in h]
     final = heads[-1]["heads"] if heads else {}
@@ -106,9 +111,9 @@ def row(name: str, card: dict) -> str:
             f"{final.get('induction', {}).get('score', float('nan')):.2f} | "
             f"{'%.1fM' % (first_ind / 1e6) if first_ind else 'never'} | "
             f"{final.get('copy_gain_nats', float('nan')):.1f} | "
-            f"{'-' if final.get('list_continuation') is None else final['list_continuation']} | "
+            f"{_or_dash(final.get('list_continuation_comma'))} | "
             f"{vals[-1]['val_loss'] if vals else float('nan'):.3f} | "
-            f"{card.get('tokens_per_s', 0):,} |")
+            f"{card.get('tokens_per_s') or '-'} |")
 
 
 def readme(cards: dict[str, dict], notes: str) -> str:
@@ -119,10 +124,12 @@ def readme(cards: dict[str, dict], notes: str) -> str:
              "ran: the best previous-token head on validation stories, the best induction "
              "head and the copy gain on 20 random common words said twice, the held-out story "
              "loss, and the share of 12 lists of everyday words (not the training probes' "
-             "words or frame) whose repeat the top guess continues.", "",
+             "words or frame), written with commas, whose repeat the top guess continues "
+             "(the space-separated frame, the headline of the evaluation, is in the notes "
+             "below).", "",
              "![curves](curves.svg)", "",
              "| variant | repeated spans | tokens | previous-token | induction | induction "
-             "≥ 0.3 from | copy gain | lists continued | held-out loss | tokens/s |",
+             "≥ 0.3 from | copy gain | lists continued (commas) | held-out loss | tokens/s |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     lines += [row(n, c) for n, c in cards.items()]
     lines += ["", "Commands:", ""]
