@@ -33,6 +33,7 @@ from ui import (
     positional_tab,
     seq2seq_tab,
     shapes_tab,
+    start_tab,
     training_tab,
 )
 from ui.classroom import ClassroomBlocks
@@ -51,6 +52,7 @@ encoding — and see what changes, and why each knob exists."""
 # (title, id, module): each module's build(demo, tab, tok, zoo, panel) fills its tab.
 TABS = [
     ("Explore", "explore", explore_tab),
+    (start_tab.TITLE, start_tab.TAB, start_tab),
     ("Inside one head", "inside", inside_tab),
     ("Shapes", "shapes", shapes_tab),
     ("Positional encodings", "positional", positional_tab),

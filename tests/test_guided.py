@@ -27,6 +27,15 @@ def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(eval
         assert s.tab in tab_ids and s.question.endswith("?") and v["text"].strip()
 
 
+def test_the_tab_titles_the_steps_open_are_the_pages_own():
+    import app
+    from ui.start_tab import TITLE, TITLES
+
+    shown = {tab_id: title for title, tab_id, _ in app.TABS}
+    assert all(shown[tab_id] == title for tab_id, title in TITLES.items())
+    assert shown["start"] == TITLE
+
+
 def test_steps_point_at_the_found_heads_or_say_there_are_none():
     named = steps(FOUND)
     assert named[0].controls()["layer"] == 1 and "Layer 1, head 0" in named[0].answer

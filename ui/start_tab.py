@@ -16,16 +16,24 @@ from explorer.zoo import DEFAULT_NAME
 from ui.controls import Panel
 
 TAB = "start"
+TITLE = "Start here"
 INTRO = ("**Start here.** Seven short steps through what attention heads do, for a class "
          "or on your own. Read the step, *predict* the answer, then press **Set up this "
          "step**, look, and reveal the answer.")
+# The titles of the views the steps open, as app.TABS shows them (tests/test_guided.py
+# checks they agree).
+TITLES = {"explore": "Explore", "ablate": "Ablate", "positional": "Positional encodings",
+          "training": "Through training"}
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
           "head")
 # Open a tab by its button's text (ids of the tab buttons are Gradio's own), then tell the
 # sentence box it changed so the opened view draws the step's sentence.
 OPEN_TAB = """(title) => {
   const wanted = JSON.parse(title);
-  const buttons = [...document.querySelectorAll('#tabs button[role="tab"]')];
+  // a tab that does not fit the bar sits in Gradio's "More tabs" menu: its item is a button
+  // (Gradio also draws a hidden copy of the bar to measure it: not role="tab")
+  const buttons = [...document.querySelectorAll(
+    '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
   const b = buttons.find((x) => x.textContent.trim() === wanted);
   if (b) b.click();
   setTimeout(() => {
@@ -34,14 +42,23 @@ OPEN_TAB = """(title) => {
   }, 200);
 }"""
 
+OPEN_ON_LINK = """() => {
+  if (!new URLSearchParams(window.location.search).has('step')) return;
+  let tries = 120;  // 30 s: a busy server draws the first grid late
+  const open = () => {
+    const b = [...document.querySelectorAll('#tabs button[role="tab"]')]
+      .find((x) => x.textContent.trim() === __TITLE__);
+    if (b && document.querySelector('#grid canvas')) { b.click(); return; }
+    if (--tries > 0) setTimeout(open, 250);
+  };
+  setTimeout(open, 500);
+}"""
 
-def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
-          titles: dict[str, str] | None = None) -> None:
-    """Declare the tab (inside the caller's ``gr.Tab``). ``titles``: tab id -> the title its
-    button shows, for opening a step's view."""
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab (inside the caller's ``gr.Tab``) and wire its events."""
     path = steps(zoo.evals.get(DEFAULT_NAME))
     names = [s.title for s in path]
-    titles = titles or {}
     gr.Markdown(INTRO)
     step = gr.Radio(names, value=names[0], label="Step", elem_id="start-step")
     look = gr.Markdown(path[0].look, elem_id="start-look")
@@ -74,7 +91,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     def set_up(title):
         s = path[index_of(title)]
         values = s.controls()
-        return [*(values[f] for f in FIELDS), json.dumps(titles.get(s.tab, ""))]
+        return [*(values[f] for f in FIELDS), json.dumps(TITLES.get(s.tab, ""))]
 
     fields = [getattr(panel, f) for f in FIELDS]
     setup.click(set_up, step, [*fields, where], queue=False, show_progress="hidden",
@@ -90,3 +107,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
         return names[min(max(n, 1), len(names)) - 1]
 
     demo.load(from_link, None, step, queue=False, show_progress="hidden", api_name=False)
+    # A step link opens this tab (once the tab bar is drawn: retried for a few seconds).
+    demo.load(None, None, None, js=OPEN_ON_LINK.replace("__TITLE__", json.dumps(TITLE)),
+              api_name=False)

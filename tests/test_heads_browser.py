@@ -1,0 +1,56 @@
+"""The named heads in a real Chromium: the "clear heads in this model" pointer opens a head
+large, and the guided path's step links and "Set up this step" drive the page."""
+
+import pytest
+
+from explorer.guided import REPEAT
+from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+
+
+@pytest.fixture
+def page(browser, app_url):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def slider(page, elem_id: str) -> str:
+    return page.locator(f"#{elem_id} input[type=number]").input_value()
+
+
+def test_the_pointer_opens_the_induction_head_and_the_table_names_it(page, app_url):  # noqa: F811
+    from app import build_app  # noqa: F401  (the shipped zoo, as the server loads it)
+
+    page.goto(app_url)
+    page.wait_for_function(GRID_DRAWN, timeout=30000)
+    pointer = page.locator("#clear-heads")
+    pointer.get_by_text("induction").wait_for(timeout=15000)
+    box = page.locator("#sentence textarea")
+    box.fill(REPEAT)
+    box.dispatch_event("input")
+    pointer.get_by_text("induction").click()
+    page.wait_for_function("() => document.querySelector('#layer input[type=number]')"
+                           ".value === '3'", timeout=15000)
+    assert slider(page, "head") == "1"
+    table = page.locator("#head-table")
+    table.get_by_text("L3 H1 — induction").wait_for(timeout=20000)
+    assert "Named heads on this sentence" in table.inner_text()
+
+
+def test_a_step_link_opens_its_step_and_set_up_drives_the_page(page, app_url):  # noqa: F811
+    page.goto(app_url + "?step=2")  # opens the Start here tab, not Explore
+    page.locator("#start-look").wait_for(timeout=30000)
+    page.wait_for_function(
+        "() => { const c = document.querySelector('#start-step input:checked');"
+        " return c && c.value.startsWith('2 '); }", timeout=15000)
+    assert "?step=2" in page.locator("#start-link textarea, #start-link input").first\
+        .input_value()
+    assert page.locator("#start-look").is_visible()  # the Start here tab is the open one
+    page.locator("#start-setup").click()
+    page.wait_for_function("(t) => document.querySelector('#sentence textarea').value === t",
+                           arg=REPEAT, timeout=15000)
+    page.wait_for_function("() => document.querySelector('#layer input[type=number]')"
+                           ".value === '3'", timeout=15000)
+    page.locator("#status").get_by_text("15 tokens").wait_for(timeout=20000)
+    assert page.locator("#grid canvas").is_visible()  # Explore opened for the step
