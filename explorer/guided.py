@@ -87,8 +87,8 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Will the guess still say the next word of the list?",
              "No: without the induction head the model loses the copy and falls back on a "
              "plausible word. The ranking table shows how much the loss rises without each "
-             "head: the induction head is near the top on a repeated list, and far down on "
-             "an ordinary sentence.", "ablate", {"text": REPEAT}),
+             "head: on a repeated list the induction head is at the top.", "ablate",
+             {"text": REPEAT}),
         Step("4 · Turn the mask off",
              "The *causal mask* stops each word from looking at later words. Set **Causal "
              "mask** to *off* (done for you).",
@@ -119,6 +119,7 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Which appears first: the previous-word head or the copying head?",
              "The previous-word head comes first and grows slowly; the copying head appears "
              "suddenly, later, once a previous-word head exists for it to build on: the "
-             "dotted curve jumps while the loss drops a step.", "training",
+             "dotted curve jumps from near zero to most of the head's attention between two "
+             "snapshots.", "training",
              {"text": REPEAT}),
     ]

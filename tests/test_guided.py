@@ -59,3 +59,28 @@ def test_the_copying_step_holds_on_the_shipped_default_model(resources):
     assert guess == " coat"
     off = AttentionSettings(head_mask=((step["layer"], step["head"]),))
     assert analyse(model, tok, REPEAT, off).predictions[0][0] != " coat"
+
+
+def test_the_knob_steps_hold_on_the_shipped_default_model(resources):
+    """Step 3: the induction head tops the ablation ranking on the list. Step 4: the mask
+    off makes the sentence harder to predict. Step 6: no scaling sharpens the heads."""
+    from explorer.ablation import loss_spec, rank_heads, spec_loss
+    from explorer.analysis import analyse
+    from explorer.settings import AttentionSettings
+
+    tok, zoo = resources
+    model = zoo.get(zoo.default_name)
+    path = steps(zoo.evals.get(zoo.default_name))
+    ind = path[1].controls()
+    ids = tok.encode(REPEAT)
+    top = rank_heads(model, loss_spec(ids, True, tok.mask_id)).rows[0]
+    assert (top.layer, top.head) == (ind["layer"], ind["head"])
+
+    story = tok.encode(path[3].controls()["text"])
+    spec = loss_spec(story, True, tok.mask_id)
+    assert spec_loss(model, spec, AttentionSettings(causal=False)) > spec_loss(model, spec) + 0.1
+
+    text = path[5].controls()["text"]
+    plain, unscaled = analyse(model, tok, text), analyse(model, tok, text,
+                                                         AttentionSettings(scale="none"))
+    assert unscaled.stats.entropy.mean() < plain.stats.entropy.mean() - 0.3
