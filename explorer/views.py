@@ -113,16 +113,17 @@ def head_table(stats: HeadStats, layer: int, selected: int,
     passed both the threshold and the switch-off check; without, the rough pattern type."""
     kind_of = ((lambda h: labels.kind(layer, h)) if labels is not None
                else (lambda h: classify(stats, layer, h)))
-    lines = ["| head | named | why | entropy (bits) | on previous | on first |",
-             "|---:|---|---|---:|---:|---:|"]
+    # Few, narrow columns: the table must fit a phone and a projector at 150 %.
+    lines = [f"| L{layer} | named | the numbers | entropy (bits) |", "|---:|---|---|---:|"]
     for h in range(stats.entropy.shape[1]):
         entropy = f"{stats.entropy[layer, h]:.2f}"
         if baseline is not None:
             entropy = f"{baseline.entropy[layer, h]:.2f} → {entropy}"
         mark = " ◀" if h == selected else ""
-        why = labels.evidence(layer, h) if labels is not None else ""
-        lines.append(f"| H{h}{mark} | {kind_of(h)} | {why} | {entropy} | "
-                     f"{stats.prev_share[layer, h]:.2f} | {stats.first_share[layer, h]:.2f} |")
+        why = (labels.evidence(layer, h) if labels is not None else
+               f"{stats.prev_share[layer, h]:.2f} on previous, "
+               f"{stats.first_share[layer, h]:.2f} on first")
+        lines.append(f"| H{h}{mark} | {kind_of(h)} | {why} | {entropy} |")
     kind = kind_of(selected)
     lines += ["", f"**L{layer} H{selected} — {kind}.** {WHY.get(kind, EXPLANATIONS.get(kind))}"]
     if labels is not None:
