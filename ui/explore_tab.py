@@ -56,10 +56,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 "In each square, row i is token i looking at the tokens (columns); brighter "
                 "means more attention. Click a square to open it large.",
                 elem_classes="caption")
-    with gr.Row(equal_height=False, elem_id="clear-heads-row"):
-        clear_text = gr.Markdown(elem_id="clear-heads-text")
-        clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
-                         elem_id="clear-heads")
     gate = threading.BoundedSemaphore(LIVE_CONCURRENCY)
 
     def grid_data(request):
@@ -74,6 +70,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=grid_js(),
                    server_functions=[grid_data], elem_id="grid")
     select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
+    # Below the grid, so the heatmaps stay first on a small or projected screen.
+    with gr.Row(equal_height=False, elem_id="clear-heads-row"):
+        clear_text = gr.Markdown(elem_id="clear-heads-text")
+        clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
+                         elem_id="clear-heads")
     with gr.Row(equal_height=False):
         big = gr.Plot(show_label=False, elem_id="head-large")
         preds = gr.Plot(show_label=False, elem_id="predictions")
