@@ -170,13 +170,16 @@ def test_through_the_layers_follows_typing_and_keeps_markup_as_text(laptop):
 def test_through_training_slider_redraws_each_snapshot(laptop):
     page = laptop
     open_tab(page, "Through training", "#tab-training", count=3)
-    assert "Snapshot 6 of 6" in page.locator("#training-status").inner_text()
+    from explorer.zoo_build import DEFAULT_SNAPSHOTS
+
+    n = DEFAULT_SNAPSHOTS
+    assert f"Snapshot {n} of {n}" in page.locator("#training-status").inner_text()
     last = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
     box = page.locator("#training-snapshot input[type=number]")
     box.fill("0")
     box.press("Enter")
-    page.wait_for_function("() => document.querySelector('#training-status').innerText"
-                           ".includes('Snapshot 1 of 6')", timeout=WAIT)
+    page.wait_for_function("(n) => document.querySelector('#training-status').innerText"
+                           ".includes(`Snapshot 1 of ${n}`)", arg=n, timeout=WAIT)
     page.wait_for_timeout(300)
     first = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
     assert first.shape == last.shape and not np.allclose(first, last, atol=1e-3)
