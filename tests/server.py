@@ -47,6 +47,12 @@ def serve(demo, queue: dict | None = None, **launch):
 
 @pytest.fixture(scope="session")
 def app_url():
+    """The app as ``app.py`` builds it, on a free port; or, when ``AE_APP_URL`` is set, a
+    server started by hand (``python app.py``), so a benchmark can read its memory after a
+    test file has been run against it."""
+    if os.environ.get("AE_APP_URL"):
+        yield os.environ["AE_APP_URL"].rstrip("/") + "/"
+        return
     import app
 
     torch.set_num_threads(1)
