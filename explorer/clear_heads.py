@@ -56,8 +56,9 @@ def summary(name: str, heads: list[ClearHead], evaluated: bool) -> str:
         return f"**{name}** has not been evaluated yet (`python -m explorer.evaluate {name}`)."
     if not heads:
         return (f"**{name}**: no head passed the held-out checks (previous-token ≥ 0.5, "
-                "induction ≥ 0.3 with a copy gain ≥ 1 nat). Small models with one head or "
-                "no positional encoding often grow none: compare with the 4-head rotary model.")
+                "induction ≥ 0.3 with a copy gain ≥ 1 nat). Whether such heads grow depends on "
+                "the knobs: trained the same way, the 4-head rotary model grew both, and the "
+                "4-head models with learned, sinusoidal or no positions grew neither.")
     items = ", ".join(h.label for h in heads)
     return (f"**Clear heads in {name}** (measured on held-out text, not on your sentence): "
             f"{items}. Pick one to open it large.")
