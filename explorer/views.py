@@ -285,7 +285,12 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
     if zoo.get(name) is None:
         return "", []
     found = clear_heads(zoo.evals.get(name))
-    return summary(name, found, name in zoo.evals), [h.label for h in found]
+    text = summary(name, found, name in zoo.evals)
+    if not zoo.cards.get(name, {}).get("training", {}).get("repeat_share"):
+        text += (" ⚠️ This model is still from the first zoo (2M tokens of plain text), not yet "
+                 "retrained with the recipe that grows named heads (`python -m "
+                 "explorer.zoo_build`).")
+    return text, [h.label for h in found]
 
 
 def open_clear_head(label, layer, head) -> tuple[int, int]:

@@ -66,3 +66,16 @@ def test_the_pointer_for_the_shipped_zoo(resources):
     assert all(parse_label(label) is not None for label in labels)
     assert clear_heads_view(zoo, "nonsense", 4, "rotary")[1] == []
     assert clear_heads_view(zoo, "next word (causal)", "four", "rotary")[1] == []
+
+
+def test_a_model_from_the_first_zoo_says_so(resources):
+    tok, zoo = resources
+    old = [n for n, c in zoo.cards.items()
+           if n.startswith("causal") and not c.get("training", {}).get("repeat_share")]
+    new = [n for n, c in zoo.cards.items() if c.get("training", {}).get("repeat_share")]
+    assert "causal-h4-rotary" in new
+    text, _ = clear_heads_view(zoo, "next word (causal)", 4, "rotary")
+    assert "first zoo" not in text
+    for name in old[:1]:  # (none once the whole zoo is retrained)
+        heads, pos = name.split("-")[1][1:], name.split("-")[2]
+        assert "first zoo" in clear_heads_view(zoo, "next word (causal)", int(heads), pos)[0]
