@@ -6,11 +6,17 @@ returns numpy arrays and strings that the figure builders draw. No gradio here.
 
 Masked-word models predict where the student wrote ``[mask]``, ``<mask>`` or
 three or more underscores (``___``).
+
+The notices :func:`prepare` gives are plain sentences that never quote the student's
+text (they are shown as Markdown): one when the text was cut, saying what was kept, and
+one when the text holds what this model never learned (other scripts, emoji, characters
+that fall apart into byte tokens). :data:`TOKENS_HELP` explains the token labels.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +32,22 @@ MAX_CHARS = 1000  # characters accepted per request (more is cut, with a notice)
 TOP_K = 8
 MASK_MARKER = re.compile(r"\[mask\]|<mask>|_{3,}", re.IGNORECASE)
 MASK_LABEL = "[mask]"
+# What a student needs to read the token labels of every view (Markdown, our own text).
+TOKENS_HELP = (
+    "**Tokens** are the pieces the model reads: a word, part of a word or a punctuation "
+    "mark. **␣** marks a space: most words carry the space before them, so ␣cat and cat "
+    "are different tokens. **↵** is a new line; **∅** is a token that only finishes a "
+    "character split into bytes. **`<|endoftext|>`** separates the stories the model was "
+    "trained on: as a guess it means \"the story ends here\". The model knows only the "
+    "simple English of children's stories (TinyStories).")
+# Unicode name's first word -> what to call such letters (anything else: the word itself).
+_SCRIPTS = {"CJK": "Chinese or Japanese", "HIRAGANA": "Japanese", "KATAKANA": "Japanese",
+            "HANGUL": "Korean", "CYRILLIC": "Cyrillic", "LATIN": "accented Latin"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 token"``, ``"2 tokens"``, ``"1,000 characters"``."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
 @dataclass(frozen=True)
@@ -35,29 +57,93 @@ class Prepared:
     notices: tuple[str, ...]
 
 
+def _byte_tokens(pieces: list[str]) -> tuple[int, int]:
+    """(characters split over several tokens, tokens they took): a split character shows on
+    its first token and leaves the following ones empty (``Tokenizer.token_pieces``)."""
+    chars = tokens = 0
+    for i, piece in enumerate(pieces):
+        if piece == "" and i > 0:
+            tokens += 1
+            if pieces[i - 1] != "":  # the first continuation: count the character's start
+                chars, tokens = chars + 1, tokens + 1
+    return chars, tokens
+
+
+def _unfamiliar_kinds(text: str) -> list[str]:
+    """Kinds of characters in ``text`` outside the plain English the model learned, named
+    from Unicode (never the characters themselves), in order of first appearance."""
+    kinds: dict[str, None] = {}
+    for ch in text:
+        if ch.isascii():
+            continue
+        category = unicodedata.category(ch)
+        if category.startswith("L"):
+            script = unicodedata.name(ch, "OTHER").split(" ")[0]
+            kinds[_SCRIPTS.get(script, script.title()) + " letters"] = None
+        elif category == "So":
+            kinds["emoji or symbols"] = None
+    return list(kinds)
+
+
+def unfamiliar_notice(text: str, pieces: list[str]) -> str | None:
+    """A plain sentence when ``text`` (tokenized into ``pieces``) holds what the model never
+    learned: letters of another script, emoji, or characters that became byte tokens."""
+    kinds = _unfamiliar_kinds(text)
+    chars, tokens = _byte_tokens(pieces)
+    if not kinds and not chars:
+        return None
+    what = ", ".join(kinds) if kinds else "characters"
+    notice = (f"Your text has {what} that this model never learned: it was trained only on "
+              "the simple English of children's stories (TinyStories).")
+    if chars:
+        notice += (f" {plural(chars, 'character')} became {plural(tokens, 'byte token')} "
+                   "(pieces of a character: ∅ marks the pieces after the first), so what "
+                   "the heads and guesses do there means little.")
+    return notice
+
+
 def prepare(tok: Tokenizer, text: str, n_ctx: int, masked_word: bool) -> Prepared:
-    """Bound and tokenize. Never raises on user text: problems become notices."""
-    notices = []
+    """Bound and tokenize. Never raises on user text: problems become notices.
+
+    Text is cut twice, to MAX_CHARS characters and then to ``n_ctx`` tokens; one notice
+    says what was kept (the text the page sends may already be cut to MAX_CHARS by the
+    box, so the notice counts what was kept, not what was typed)."""
     text = "" if text is None else str(text)
-    if len(text) > MAX_CHARS:
-        notices.append(f"Your text has {len(text):,} characters; only the first "
-                       f"{MAX_CHARS:,} were used.")
-        text = text[:MAX_CHARS]
+    cut_chars = len(text) > MAX_CHARS
+    text = text[:MAX_CHARS]
     ids: list[int] = []
     pieces: list[str] = []
+    ends: list[int] = []  # each token's end in ``text`` (characters)
     # Split on mask markers for masked-word models; for next-word models they are just text.
-    segments = MASK_MARKER.split(text) if masked_word else [text]
-    for i, segment in enumerate(segments):
+    starts = [0]
+    segments = [text]
+    if masked_word:
+        spans = [(m.start(), m.end()) for m in MASK_MARKER.finditer(text)]
+        bounds = [0, *(x for span in spans for x in span), len(text)]
+        segments = [text[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
+        starts = bounds[0::2]
+        marker_ends = [end for _, end in spans]
+    for i, (segment, at) in enumerate(zip(segments, starts, strict=True)):
         if i > 0:
             ids.append(tok.mask_id)
             pieces.append(MASK_LABEL)
-        for token_id, piece, _span in tok.token_pieces(segment):
+            ends.append(marker_ends[i - 1])
+        for token_id, piece, (_start, end) in tok.token_pieces(segment):
             ids.append(token_id)
             pieces.append(piece)
+            ends.append(at + end)
+    notices = []
     if len(ids) > n_ctx:
-        notices.append(f"The model reads at most {n_ctx} tokens; your text has {len(ids)}, "
-                       f"so the last {len(ids) - n_ctx} were left out.")
-        ids, pieces = ids[:n_ctx], pieces[:n_ctx]
+        ids, pieces, kept = ids[:n_ctx], pieces[:n_ctx], ends[n_ctx - 1]
+        notices.append(f"The model reads at most {n_ctx} tokens, so only the beginning of "
+                       f"your text was used: its first {plural(kept, 'character')} "
+                       f"({n_ctx} tokens). The rest was left out.")
+        text = text[:kept]
+    elif cut_chars:
+        notices.append(f"Only the first {MAX_CHARS:,} characters of your text were used; "
+                       "the rest was left out.")
+    if (unfamiliar := unfamiliar_notice(text, pieces)) is not None:
+        notices.append(unfamiliar)
     return Prepared(ids, pieces, tuple(notices))
 
 

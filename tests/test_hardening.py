@@ -105,9 +105,10 @@ def test_100k_characters_over_raw_http_are_cut_with_messages_then_all_is_normal(
         base, client, resources):
     text = ("The cat sat on the mat. " * 5000)[:100_000]
     grid, big, lines, preds, status, _ = explore_raw(base, text)
-    assert f"Your text has {len(text):,} characters; only the first {MAX_CHARS:,} were used" \
+    # Cut twice (characters, then tokens), said once: what was kept.
+    assert status.count("⚠️") == 1, status
+    assert f"The model reads at most {N_CTX} tokens" in status and "The rest was left out" \
         in status
-    assert f"The model reads at most {N_CTX} tokens" in status and "were left out" in status
     assert heatmaps(figure_json(grid))[0].shape == (N_CTX, N_CTX)
     assert len(tick_labels(figure_json(big))) == N_CTX
 
@@ -121,22 +122,23 @@ def test_100k_characters_over_raw_http_are_cut_with_messages_then_all_is_normal(
 def test_character_and_token_limits_each_say_what_was_cut(resources):
     tok, _ = resources
     # Characters only (a context large enough that tokens never bind).
-    prep = prepare(tok, "é" * (MAX_CHARS + 234), n_ctx=10**6, masked_word=False)
-    assert prep.notices == (f"Your text has {MAX_CHARS + 234:,} characters; only the first "
-                            f"{MAX_CHARS:,} were used.",)
-    assert "".join(prep.pieces) == "é" * MAX_CHARS
-    # Tokens only (under the character limit).
+    prep = prepare(tok, "e" * (MAX_CHARS + 234), n_ctx=10**6, masked_word=False)
+    assert prep.notices == (f"Only the first {MAX_CHARS:,} characters of your text were "
+                            "used; the rest was left out.",)
+    assert "".join(prep.pieces) == "e" * MAX_CHARS
+    # Tokens only (under the character limit): the notice says how many characters stayed.
     text = "cat " * 200
     assert len(text) < MAX_CHARS
-    full = len(tok.token_pieces(text))
     prep = prepare(tok, text, n_ctx=N_CTX, masked_word=False)
-    assert prep.notices == (f"The model reads at most {N_CTX} tokens; your text has {full}, "
-                            f"so the last {full - N_CTX} were left out.",)
+    kept = len("".join(prep.pieces))
+    assert prep.notices == (f"The model reads at most {N_CTX} tokens, so only the beginning "
+                            f"of your text was used: its first {kept} characters ({N_CTX} "
+                            "tokens). The rest was left out.",)
     assert len(prep.ids) == len(prep.pieces) == N_CTX
-    assert "".join(prep.pieces) == text[: len("".join(prep.pieces))]  # a prefix was kept
+    assert "".join(prep.pieces) == text[:kept]  # a prefix was kept
     # Masked-word markers count as tokens too and are bounded the same way.
     prep = prepare(tok, "[mask] " * 300, n_ctx=N_CTX, masked_word=True)
-    assert len(prep.ids) == N_CTX and len(prep.notices) == 2
+    assert len(prep.ids) == N_CTX and len(prep.notices) == 1  # both cuts, one notice
 
 
 @pytest.mark.parametrize("text", ["", " ", "   \n\t ", "\u00a0\u3000\u2003", None])
@@ -180,8 +182,10 @@ def test_any_unicode_gives_figures_labelled_as_typed(base, resources, name):
     tok, _ = resources
     text = UNICODE[name]
     grid, big, lines, preds, status, table = explore_raw(base, text)
-    assert GENERIC not in status and "⚠️" not in status
     prep = prepare(tok, text, N_CTX, masked_word=False)
+    # The only warning is prepare's own (text the model never learned), said in plain words.
+    assert GENERIC not in status and status.count("⚠️") == len(prep.notices) <= 1
+    assert all(notice in status for notice in prep.notices)
     n = len(prep.ids)
     assert f"{n} tokens" in status
     figs = [figure_json(f) for f in (grid, big, lines, preds)]
