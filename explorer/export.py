@@ -22,6 +22,9 @@ UTF-8 with a byte-order mark (``utf-8-sig``) so spreadsheets read any script.
 Weights are written exactly: ``repr`` of the float32 value as a Python float,
 which reads back to the same float32 bit for bit; JSON does the same.
 
+:func:`stamp` writes under a figure what it shows (the app, the model, "as trained" or
+the experiment, and the sentence), so a picture saved for slides still says it.
+
 Files are written per request into a fresh directory under :data:`EXPORT_ROOT`
 (``tempfile.mkdtemp``: unique, mode 0700), never to a shared name; directories
 older than :data:`MAX_AGE_S` are removed whenever a new one is made. No gradio.
@@ -35,6 +38,7 @@ import json
 import logging
 import shutil
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +48,7 @@ import torch
 
 from explorer.analysis import prepare
 from explorer.capture import run_with_cache
+from explorer.labels import ELLIPSIS, safe_text
 from explorer.model import Transformer
 from explorer.settings import AttentionSettings
 from explorer.stages import pick
@@ -179,6 +184,48 @@ def read_npz(path: Path) -> dict:
     out["meta"] = json.loads(str(out["meta"]))
     out["tokens"] = list(out["meta"]["tokens"])
     return out
+
+
+# --------------------------------------------------------------------------- pictures
+
+CAPTION_CHARS = 100  # characters per caption line: fits a laptop-wide figure at 11 px
+CAPTION_SENTENCE_LINES = 3
+CAPTION_LINE_PX = 16
+
+
+def caption_lines(capture: Capture) -> list[str]:
+    """What an exported picture says about itself, as plain text lines (not yet escaped):
+    the model (and what it is), as trained or the experiment, then the sentence, cut to
+    a few lines."""
+    s = capture.settings
+    kind = ", ".join(str(x) for x in (s.get("objective"), s.get("heads") and
+                                      f"{s['heads']} heads/layer", s.get("pos")) if x)
+    model = f"Attention Explorer · model {capture.model}" + (f" ({kind})" if kind else "")
+    experiment = s.get("interventions") or []
+    how = ("🧪 experiment on the trained model: " + "; ".join(experiment) if experiment
+           else "as trained")
+    words = " ".join(capture.text.split())  # newlines and tabs as spaces: one paragraph
+    lines = textwrap.wrap(f"Sentence: \u201c{words}\u201d", CAPTION_CHARS)
+    if len(lines) > CAPTION_SENTENCE_LINES:
+        lines = lines[:CAPTION_SENTENCE_LINES]
+        lines[-1] = lines[-1][: CAPTION_CHARS - 1] + ELLIPSIS
+    return [model, how, *lines]
+
+
+def stamp(fig, capture: Capture):
+    """Write :func:`caption_lines` above ``fig`` (a plotly ``go.Figure``): above its titles,
+    in a top margin grown by the caption's height (below, it would meet the rotated token
+    labels, whose height Plotly decides). Escaped for Plotly: the sentence is the student's."""
+    lines = caption_lines(capture)
+    extra = CAPTION_LINE_PX * len(lines) + 8
+    margin = fig.layout.margin
+    top = margin.t if margin and margin.t is not None else 28
+    height = fig.layout.height
+    fig.update_layout(margin={"t": top + extra}, **({"height": height + extra} if height else {}))
+    fig.add_annotation(text="<br>".join(safe_text(line) for line in lines), xref="paper",
+                       yref="paper", x=0, y=1, xanchor="left", yanchor="bottom", align="left",
+                       yshift=top, showarrow=False, font={"size": 11})
+    return fig
 
 
 # --------------------------------------------------------------------------- files

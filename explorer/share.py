@@ -18,14 +18,23 @@ parameter names are ignored. No gradio here.
 Parameters (``PARAMS``): ``text``; ``model`` = ``causal`` | ``bidir``; ``heads`` =
 1 | 2 | 4 | 8; ``pos`` = none | sinusoidal | learned | rotary | alibi; ``mask`` =
 ``trained`` | ``on`` | ``off``; ``scale`` = ``d_head`` | ``d_model`` | ``none``;
-``temp``; ``layer``; ``head``.
+``temp``; ``layer``; ``head``; ``tab`` = the id of the view to open (``explore``,
+``layers``...: only its form is checked here; the page opens it only if it has a view of
+that id). Not ``view``: Gradio's own pages use ``?view=api``.
+
+:func:`qr_modules` draws a link as a QR code (``segno``, pure Python) for a projector: a
+class points its phones at it instead of typing the address.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from urllib.parse import urlencode, urlsplit
+
+import numpy as np
+import segno
 
 from explorer.analysis import MAX_CHARS
 from explorer.views import (
@@ -37,7 +46,7 @@ from explorer.views import (
     Controls,
 )
 
-PARAMS = ("text", "model", "heads", "pos", "mask", "scale", "temp", "layer", "head")
+PARAMS = ("text", "model", "heads", "pos", "mask", "scale", "temp", "layer", "head", "tab")
 # URL word <-> the UI's label for the same choice
 MODEL_WORDS = {word: label for label, word in OBJECTIVES.items()}  # causal -> "next word..."
 MASK_WORDS = {"trained": "as trained", "on": "on", "off": "off"}
@@ -47,6 +56,9 @@ LAYER_MAX = 3  # the UI's layer slider is 0..3
 HEAD_MAX = max(HEADS) - 1  # the last head of the largest model (the UI narrows its slider)
 MAX_NUMBER_CHARS = 24  # a number longer than this in a URL is not one a person typed
 MAX_BASE_CHARS = 2000
+TAB_ID = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # the form of the page's own view ids
+QR_BORDER = 4  # the quiet zone QR readers need around the code, in modules
+QR_ERROR = "m"  # error correction: ~15 % of the code may be unreadable (a projector's glare)
 
 
 def _int(raw: str, low: int, high: int) -> int | None:
@@ -102,11 +114,14 @@ def parse_query(params: Mapping[str, str], layer_max: int = LAYER_MAX,
         out["layer"] = n
     if (raw := get("head")) is not None and (n := _int(raw, 0, head_max)) is not None:
         out["head"] = n
+    if (word := get("tab")) is not None and TAB_ID.fullmatch(word):
+        out["tab"] = word
     return out
 
 
-def share_query(text: str, controls: Controls) -> str:
-    """The query string (no leading ``?``) for a sentence and validated controls."""
+def share_query(text: str, controls: Controls, tab: str | None = None) -> str:
+    """The query string (no leading ``?``) for a sentence and validated controls; ``tab``
+    (a view id) is added when it has the form of one."""
     mask_word = {label: word for word, label in MASK_WORDS.items()}[controls.mask]
     values = {
         "text": (text or "")[:MAX_CHARS],
@@ -119,19 +134,46 @@ def share_query(text: str, controls: Controls) -> str:
         "layer": str(int(controls.layer)),
         "head": str(int(controls.head)),
     }
+    if tab and TAB_ID.fullmatch(tab):
+        values["tab"] = tab
     return urlencode(values)
 
 
-def share_link(base: str, text: str, controls: Controls) -> str:
+def share_link(base: str, text: str, controls: Controls, tab: str | None = None) -> str:
     """``base`` (the page's own address, as the browser reports it) + the query.
 
     ``base`` must be an http(s) address; its own query and fragment are dropped.
     Anything else gives just ``?query`` (still usable after the app's address).
     """
-    query = share_query(text, controls)
+    query = share_query(text, controls, tab)
     base = (base or "").strip()
     if len(base) <= MAX_BASE_CHARS:
         parts = urlsplit(base)
         if parts.scheme in ("http", "https") and parts.netloc:
             return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}?{query}"
     return "?" + query
+
+
+def qr_modules(link: str) -> np.ndarray | None:
+    """The QR code of ``link`` as a bool array (True = dark module), quiet zone included,
+    or None when the link is too long for any QR code (a long sentence in another script:
+    each character is up to 9 bytes once URL-encoded) or is not a full http(s) address."""
+    if not link.startswith(("http://", "https://")):
+        return None
+    try:
+        code = segno.make(link, error=QR_ERROR, micro=False)
+    except segno.DataOverflowError:
+        return None
+    return np.array(list(code.matrix_iter(scale=1, border=QR_BORDER)), dtype=bool)
+
+
+def qr_image(link: str, size: int = 600) -> np.ndarray | None:
+    """``qr_modules`` as an RGB picture (black on white, ``uint8`` [H, W, 3]) of about
+    ``size`` pixels, each module a whole square of pixels so it stays sharp when scaled."""
+    modules = qr_modules(link)
+    if modules is None:
+        return None
+    pixels_per_module = max(2, size // len(modules))
+    grey = np.where(modules, 0, 255).astype(np.uint8)
+    big = np.kron(grey, np.ones((pixels_per_module, pixels_per_module), np.uint8))
+    return np.repeat(big[:, :, None], 3, axis=2)

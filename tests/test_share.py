@@ -81,7 +81,7 @@ def test_non_string_values_are_ignored():
 
 
 def test_query_names_are_the_documented_ones():
-    names = [k for k, _ in parse_qsl(share_query("x", Controls()))]
+    names = [k for k, _ in parse_qsl(share_query("x", Controls(), tab="layers"))]
     assert tuple(names) == PARAMS
 
 

@@ -1,18 +1,27 @@
-"""The "Take it home" tab: figures as PNG/SVG, numbers as CSV/NPZ/JSON, a share link.
+"""The "Take it home" tab: figures as PNG/SVG, numbers as CSV/NPZ/JSON, a share link and
+its QR code.
+
+The figures carry a caption (model, as trained or the experiment, the sentence) so a saved
+picture says what it shows. The link opens the view the student had open before this tab
+(``&tab=...``): the page remembers the last view opened (:data:`TRACK_VIEWS`).
 
 Also :func:`wire_share_link`, which ``app.py`` calls once so that opening a share
-link (``/?text=...&heads=4&mask=off...``) sets the sentence and the knobs.
+link (``/?text=...&heads=4&mask=off&tab=layers...``) sets the sentence and the knobs and
+opens the view.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 
 import gradio as gr
+from gradio.context import get_blocks_context
 
 from explorer import figures
-from explorer.export import describe, export_capture, pick_model, write_files
-from explorer.share import HEAD_MAX, parse_query, share_link
+from explorer.analysis import TOKENS_HELP, plural
+from explorer.export import describe, export_capture, pick_model, stamp, write_files
+from explorer.share import HEAD_MAX, parse_query, qr_image, share_link
 from explorer.views import EMPTY_STATE, BadControl, parse_controls
 from ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
 
@@ -24,7 +33,8 @@ INTRO = """Keep what you see. **Pictures:** the buttons save a figure as PNG (fo
 or SVG (sharp at any size). **Numbers:** *Prepare the files* writes the weights of the head
 you picked and of every head as CSV (open them in a spreadsheet), and the whole capture —
 attention weights and raw scores of every layer and head, with the tokens and settings — as
-NPZ (NumPy) and JSON. **Link:** opens the app with this sentence and these knobs."""
+NPZ (NumPy) and JSON. **Link:** opens the app with this sentence and these knobs, on the
+view you had open before this one; its QR code lets a class open it with a phone."""
 
 # Client-side picture download through Plotly.js (Gradio's plot component sets
 # window.Plotly once a plot is drawn). Selectors and formats are constants; the file
@@ -54,6 +64,33 @@ NUDGE_SENTENCE = """() => {
   setTimeout(fire, 150);
 }"""
 PAGE_ADDRESS = "() => window.location.origin + window.location.pathname"
+# The views a link can open, {id: title}, filled in by wire_share_link. A click on a tab
+# button (the bar's or the "more tabs" menu's) records which view is open, except this
+# tab, so the link made here opens the view the student came from. A link's &tab= opens
+# its view once the page has drawn (only an id of this page's views: nothing else runs).
+TRACK_VIEWS = """() => {
+  const views = __VIEWS__;
+  const byTitle = Object.fromEntries(Object.entries(views).map(([id, t]) => [t, id]));
+  const tabButtons = () => [...document.querySelectorAll(
+    '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
+  document.addEventListener('click', (e) => {
+    const b = e.target.closest && e.target.closest('#tabs button');
+    const id = b && byTitle[b.textContent.trim()];
+    if (id && id !== __SELF__) window.__aeOpenView = id;
+  }, true);
+  const wanted = new URLSearchParams(window.location.search).get('tab');
+  if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
+  let tries = 120;  // 30 s: a busy server draws the first view late
+  const open = () => {
+    const b = tabButtons().find((x) => x.textContent.trim() === views[wanted]);
+    if (b && document.querySelector('#grid canvas')) { b.click(); return; }
+    if (--tries > 0) setTimeout(open, 250);
+  };
+  setTimeout(open, 500);
+}"""
+OPEN_VIEW = "() => window.__aeOpenView || 'explore'"
+NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
+         "itself).")
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
           "head")
 
@@ -91,35 +128,46 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
 
     demo.load(apply_share_link, None, _panel_fields(panel), api_name=False,
               show_progress="hidden").then(None, None, None, js=NUDGE_SENTENCE)
+    views = {b.id: b.label for b in get_blocks_context().blocks.values()
+             if isinstance(b, gr.Tab) and isinstance(b.id, str) and b.label}
+    js = TRACK_VIEWS.replace("__VIEWS__", json.dumps(views)).replace("__SELF__",
+                                                                     json.dumps(TAB))
+    demo.load(None, None, None, js=js, api_name=False)
 
 
-def view(zoo, tok, text, controls: list, base: str):
-    """(status, head figure, grid figure, share link) for one request."""
+def view(zoo, tok, text, controls: list, base: str, tab: str | None = None):
+    """(status, head figure, grid figure, share link, QR code picture) for one request;
+    ``tab``: the view the link opens."""
     try:
         c = parse_controls(*controls)
     except BadControl as exc:
-        return f"⚠️ {exc}", None, None, ""
-    link = share_link(base, text or "", c)
+        return f"⚠️ {exc}", None, None, "", None
+    link = share_link(base, text or "", c, tab)
+    qr = qr_image(link)
+    no_qr = [NO_QR] if qr is None and link.startswith("http") else []
     picked = pick_model(zoo, c)
     if picked.model is None:
-        return "⚠️ " + picked.missing, None, None, link
+        return "⚠️ " + picked.missing, None, None, link, qr
     if not (text or "").strip():
-        return EMPTY_STATE, None, None, link
-    capture = export_capture(picked.model, tok, text, picked.name, c.settings())
+        return "\n\n".join([EMPTY_STATE, *no_qr]), None, None, link, qr
+    capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
     if capture.empty:
-        return EMPTY_STATE, None, None, link
+        return EMPTY_STATE, None, None, link, qr
     layer, head = picked.layer, picked.head
     big = figures.head_heatmap(capture.patterns[layer, head], capture.tokens, theme=c.theme,
                                title=f"Layer {layer}, head {head}")
     grid = figures.attention_grid(capture.patterns, capture.tokens, theme=c.theme,
                                   selected=(layer, head))
-    lines = [f"Model **{picked.name}** · {len(capture.tokens)} tokens · "
+    stamp(big, capture)
+    stamp(grid, capture)
+    lines = [f"Model **{picked.name}** · {plural(len(capture.tokens), 'token')} · "
              f"picked head **L{layer} H{head}**"]
     interventions = capture.settings.get("interventions") or []
     if interventions:
         lines.append("🧪 **Experiment on the trained model:** " + "; ".join(interventions) + ".")
     lines += [f"⚠️ {note}" for note in (*picked.notes, *capture.settings.get("notices", []))]
-    return "\n\n".join(lines), big, grid, link
+    lines += no_qr
+    return "\n\n".join(lines), big, grid, link, qr
 
 
 def prepare_files(zoo, tok, text, controls: list):
@@ -166,26 +214,35 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                               elem_id="export-json"),
         ]
 
+    gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
     gr.Markdown("#### Share link", elem_classes="caption")
-    link = gr.Textbox(label="Opens the app with this sentence and these knobs", lines=2,
-                      interactive=False, buttons=["copy"], elem_id="export-link")
+    link = gr.Textbox(label="Opens the app with this sentence and these knobs, on the view "
+                      "you had open", lines=2, interactive=False, buttons=["copy"],
+                      elem_id="export-link")
+    qr = gr.Image(label="The link as a QR code: point a phone's camera at it",
+                  interactive=False, buttons=["download", "fullscreen"], height=320,
+                  elem_id="export-qr")
     base = gr.Textbox(visible=False, elem_id="export-base")  # this page's own address
+    open_view = gr.Textbox(visible=False, elem_id="export-open-view")  # the link's view
     demo.load(None, None, base, js=PAGE_ADDRESS, api_name=False)
+    # Before this tab's update (listeners of one trigger run in order): the view to link.
+    tab.select(None, None, open_view, js=OPEN_VIEW, api_name=False, show_progress="hidden")
 
     def hidden_downloads() -> list:  # built per call: a component made here would render
         return [gr.DownloadButton(value=None, visible=False) for _ in downloads]
 
-    outputs = [status, big, grid, link, *downloads]
+    outputs = [status, big, grid, link, qr, *downloads]
 
     def update(text, *values):
-        *controls, page = values
+        *controls, page, view_id = values
         try:
-            return [*view(zoo, tok, text, controls, page), *hidden_downloads()]
+            return [*view(zoo, tok, text, controls, page, view_id), *hidden_downloads()]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("take it home failed")
-            return [FAILED, None, None, "", *hidden_downloads()]
+            return [FAILED, None, None, "", None, *hidden_downloads()]
 
-    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base], outputs=outputs))
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view],
+                               outputs=outputs))
 
     def on_prepare(text, *controls):
         try:
@@ -212,7 +269,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def api(text, *values):  # the same view for given values, whichever tab is open
         *controls, page = values
         try:
-            return view(zoo, tok, text, controls, page)
+            return view(zoo, tok, text, controls, page)[:4]
         except Exception:
             log.exception("take it home (api) failed")
             return FAILED, None, None, ""
