@@ -253,7 +253,7 @@ def matrix_figure(
         if tiny or (cell_text and small):
             grey["text"] = np.where(gone, plotly_safe(blocked_text), "").tolist()
             grey["texttemplate"] = "%{text}"
-            grey["textfont"] = {"size": 10, "color": th.muted}
+            grey["textfont"] = {"size": 10, "color": th.font}  # muted: < 4.5:1 on grey
         data.append(grey)
 
     layout = base_layout(th)

@@ -9,7 +9,10 @@ every figure starts from. Colour choices:
 * heads (head view lines) use the Okabe-Ito qualitative palette, reordered per
   theme so the first colours have good contrast on that background (no yellow
   first on white, no black on dark);
-* the selected-head outline is orange, which Viridis never uses.
+* the selected-head outline is orange, which Viridis never uses;
+* every colour drawn as text (``font``, ``muted``, ``accent``: the selected head's
+  title) has a contrast of at least 4.5:1 with ``paper`` (WCAG AA; tests/test_contrast.py),
+  which is why light mode's orange is a dark one (#c05000, 4.8:1; #e66100 was 3.5:1).
 
 ``template`` is set to an empty dict on purpose: otherwise plotly.py injects
 ``plotly.io.templates.default`` (~10 kB of JSON per figure, and a process-global
@@ -50,7 +53,7 @@ class Theme:
 THEMES: dict[str, Theme] = {
     "light": Theme(
         name="light", paper="#ffffff", plot="#ffffff", font="#1f2328", muted="#57606a",
-        grid="#d8dee4", accent="#e66100", masked="#d0d4da", bar="#0072b2", compare="#d55e00",
+        grid="#d8dee4", accent="#c05000", masked="#d0d4da", bar="#0072b2", compare="#d55e00",
         heads=("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
                "#999999"),
     ),
