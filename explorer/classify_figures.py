@@ -11,7 +11,8 @@ Each row keeps its own colour scale, because the rows measure different things:
 ``"weight"`` rows are sequential from 0 (Viridis, like the attention heatmaps),
 ``"signed"`` rows are diverging around 0 (blue for the answer, orange against it;
 colour-blind safe), with a fixed range when one is given so colours compare across
-sentences.
+sentences. A colour key above the rows (:func:`colour_key`) says what the colours mean:
+there is one scale per row, so no single colour bar could.
 """
 
 from __future__ import annotations
@@ -58,6 +59,23 @@ def _number(value: float, fmt: str) -> str:
     return zero if text.lstrip("+-") == zero.lstrip("+-") else text
 
 
+KEY_PX = 38  # room for the two lines of the colour key
+
+
+def colour_key(rows: Sequence[StripRow], theme: str = "light") -> str:
+    """The strip's colour key as Plotly rich text (our own fixed text, no user text)."""
+    th = get_theme(theme)
+    lines = []
+    if any(r.kind == "signed" for r in rows):
+        lines.append(f'<span style="color:{FOR}">■</span> blue: for the answer   '
+                     f'<span style="color:{AGAINST}">■</span> orange: against it   '
+                     f"pale: hardly either way")
+    if any(r.kind == "weight" for r in rows):
+        lines.append(f'<span style="color:{COLORSCALE[0][1]}">■</span> dark purple: little '
+                     'attention … yellow: much (each row scaled to its own largest value)')
+    return f'<span style="color:{th.font}">' + "<br>".join(lines) + "</span>"
+
+
 def evidence_strip(tokens: Sequence[str], rows: Sequence[StripRow], *, title: str = "",
                    theme: str = "light") -> go.Figure:
     """Rows of per-token numbers over the sentence: row ``i`` is drawn at ``y = i`` (top
@@ -83,8 +101,9 @@ def evidence_strip(tokens: Sequence[str], rows: Sequence[StripRow], *, title: st
             trace.update(texttemplate="%{text}", textfont={"size": 9})
         data.append(trace)
     layout = base_layout(th)
+    top = (30 if title else 8) + KEY_PX
     layout.update(
-        height=110 + 52 * len(rows),
+        height=110 + KEY_PX + 52 * len(rows),
         xaxis={"tickmode": "array", "tickvals": list(range(n_tok)),
                "ticktext": axis_labels(tokens), "showticklabels": n_tok <= TICK_LIMIT,
                "showgrid": False, "zeroline": False, "ticks": "", "automargin": True,
@@ -94,11 +113,15 @@ def evidence_strip(tokens: Sequence[str], rows: Sequence[StripRow], *, title: st
                "ticktext": [r.label for r in rows], "autorange": "reversed",
                "showgrid": False, "zeroline": False, "automargin": True, "fixedrange": True,
                "tickfont": {"size": 11, "color": th.font}},
-        margin={"l": 8, "r": 8, "t": 30 if title else 8, "b": 8, "pad": 0},
+        margin={"l": 8, "r": 8, "t": top, "b": 8, "pad": 0},
     )
+    layout["annotations"] = [{
+        "text": colour_key(rows, theme), "xref": "paper", "yref": "paper", "x": 0, "y": 1,
+        "xanchor": "left", "yanchor": "bottom", "yshift": 4, "align": "left",
+        "showarrow": False, "font": {"size": 11}}]
     if title:
-        layout["annotations"] = [{
+        layout["annotations"].append({
             "text": safe_text(title), "xref": "paper", "yref": "paper", "x": 0, "y": 1,
-            "xanchor": "left", "yanchor": "bottom", "yshift": 6, "showarrow": False,
-            "font": {"size": 14}}]
+            "xanchor": "left", "yanchor": "bottom", "yshift": KEY_PX + 6, "showarrow": False,
+            "font": {"size": 14}})
     return go.Figure({"data": data, "layout": layout}, _validate=False)

@@ -19,6 +19,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 
 from explorer import figures
+from explorer.analysis import plural
 from explorer.checkpoint import CheckpointError, load_model
 from explorer.classifier import Classifier
 from explorer.classify_analysis import ClassifyAnalysis, classify_sentence
@@ -90,7 +91,7 @@ def status_text(loaded: LoadedClassifier, a: ClassifyAnalysis) -> str:
     acc = card.get("heldout_accuracy")
     name = f"Model **{loaded.name}**" + (f" (held-out accuracy {acc:.1%})" if acc else "")
     pred = a.classes[a.predicted]
-    lines = [f"{name} · {len(a.tokens)} tokens · predicted: **{pred}** "
+    lines = [f"{name} · {plural(len(a.tokens), 'token')} · predicted: **{pred}** "
              f"({_pct(float(a.probs[a.predicted]))})"]
     if a.rule is None:
         lines.append("ℹ️ This sentence has none of the feeling words the model was trained on ("

@@ -6,7 +6,7 @@ order the tensors were produced. It returns
 
 * ``trace``: one row per captured tensor -- name, what each axis is, the shape,
   what it holds -- ending with the logits;
-* ``split``: the multi-head split and merge the reference notebooks teach,
+* ``split``: the multi-head split and merge as multi-head attention code does it,
   ``(batch, tokens, d_model) -> (batch, tokens, heads, d_head) -> (batch, heads,
   tokens, d_head) -> (batch, heads, tokens, tokens) -> ... -> (batch, tokens,
   d_model)``, each number taken from the captured tensors where one exists;
@@ -109,7 +109,7 @@ def split_rows(shapes: dict[str, tuple[int, ...]], config: ModelConfig,
          ("batch", "tokens", "heads", "d_head"), (b, t, h, dh), ""],
         ["4", ".transpose(1, 2) — heads become a batch-like axis", BHTD,
          shapes[attn + "hook_q"], attn + "hook_q"],
-        ["4b", "(notebooks 000/003 fold heads into the batch for torch.bmm)",
+        ["4b", "(some code also folds the heads into the batch, for one batched product)",
          ("batch·heads", "tokens", "d_head"), (b * h, t, dh), ""],
         ["5", "Q · Kᵀ (K transposed in its last two axes)", BHTT,
          shapes[attn + "hook_scores"], attn + "hook_scores"],

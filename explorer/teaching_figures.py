@@ -667,8 +667,8 @@ def block_figure(orders, *, theme: str | Theme = "light") -> go.Figure:
         panels.append({"z": post, "title": "post-LN: " + post_name})
     return small_multiples(panels, columns=2, title="The same block, two orders",
                            subtitle="Left: x + f(LN(x)), as in GPT-2 and this app's models. "
-                                    "Right: LN(x + f(x)), as in the 2017 paper and the "
-                                    "notebooks. Rows are tokens, columns features.",
+                                    "Right: LN(x + f(x)), as in the 2017 paper. Rows "
+                                    "are tokens, columns features.",
                            theme=theme, panel_height=120, value_name="value")
 
 

@@ -13,6 +13,7 @@ import logging
 import gradio as gr
 
 from explorer.ablation import RANK_HEADERS, ablate_view, head_choices, ranking_key
+from explorer.analysis import TOKENS_HELP
 from explorer.views import BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
@@ -73,7 +74,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         grid = gr.Plot(show_label=False, elem_id="ablate-grid", min_width=320, scale=3)
         predictions = gr.Plot(show_label=False, elem_id="ablate-predictions", min_width=280,
                               scale=2)
-    change = gr.Plot(show_label=False, elem_id="ablate-change")
+    gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
+    # Only shown with a head off: with every head on there is no change to draw, and an
+    # empty plot would sit there as a blank placeholder.
+    change = gr.Plot(show_label=False, elem_id="ablate-change", visible=False)
     intro = gr.Markdown(elem_id="ablate-table-intro")
     table = gr.Dataframe(headers=RANK_HEADERS, datatype=["number", "str", "str", "number",
                                                          "number", "str"],
@@ -107,6 +111,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def update(*values):
         *values, cached = values
         shown, remember = compute(*values, cached=cached)
+        shown[3] = gr.Plot(value=shown[3], visible=shown[3] is not None)
         return [*shown, remember]
 
     wire_live(panel, TAB, dict(fn=update, inputs=[*inputs, last_ranking],

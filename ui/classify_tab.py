@@ -6,6 +6,7 @@ import logging
 
 import gradio as gr
 
+from explorer.analysis import TOKENS_HELP
 from explorer.classify_views import classify_view, load_classifier
 from explorer.views import BadControl, parse_controls
 from ui.controls import Panel, live_js, wire_live
@@ -67,6 +68,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         probs = gr.Plot(show_label=False, elem_id="classify-probs", min_width=260, scale=2)
         evidence = gr.Plot(show_label=False, elem_id="classify-evidence", min_width=300,
                            scale=3)
+    gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
     examples = gr.Examples(EXAMPLES, inputs=panel.text, label="Sentences for this model",
                            api_name="classify_example", api_visibility="private")
     gr.Markdown("#### Every head's attention (rows: layers, columns: heads; the outlined one "

@@ -1,5 +1,6 @@
 """The "Lessons" tab: six short guided lessons, each a few sentences and a live computation,
-in the order of the reference notebooks."""
+from attention without parameters to the whole block. The texts stand alone: they name
+no course material a teacher may not have, only the 2017 paper and this app's own model."""
 
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ and a softmax along each row turns those scores into positive weights that sum t
 
 **A = softmax(X Xᵀ)**  and  **Y = A X**.
 
-Nothing here is learned: the weights come from the data itself. The table starts as the
-5 × 3 example of the reference notebook (the words *This is an example sentence*); change
-any number, or add a row, and every matrix below follows."""
+Nothing here is learned: the weights come from the data itself. The table starts as a
+small example: five tokens (the words *This is an example sentence*) with three made-up
+features each. Change any number, or add a row, and every matrix below follows."""
 
 TEXT2 = """Real attention does not use X three times. It learns three projections:
 a **query** q = W_q x (what this token is looking for), a **key** k = W_k x (what it offers
@@ -43,18 +44,19 @@ does this to the trained model.)"""
 TEXT3 = """One head is one attention with its own small W_q, W_k, W_v (d_model × d_head
 each). There are two ways to run h heads:
 
-* **stacked** — build h single heads and concatenate their outputs (`torch.cat`, the
-  *MultiHeadAttentionWrapper* of notebook 001);
-* **wide** — one d_model × d_model projection, cut into h pieces with `.view` and
-  `.transpose` (notebooks 000, 003, 004 and this app's model).
+* **stacked** — build h single heads and put their outputs side by side (in PyTorch,
+  `torch.cat`);
+* **wide** — one d_model × d_model projection, cut into h pieces (in PyTorch, `.view` and
+  `.transpose`; this is how this app's model does it).
 
 Head *i* of the wide version is exactly rows *i·d_head … (i+1)·d_head* of the wide matrices,
 so both hold the same 3·d_model² numbers and, with the same weights, give the same output.
 The wide one is faster: one big matrix product instead of h small ones.
 
-**Which scale?** The multi-head code in notebooks 000 and 003 divides by √d_model (`k ** 0.5`,
-the full width). Notebooks 001 and 004, the 2017 paper and standard practice divide by
-√d_head — the length of the vectors that are actually dotted. Both methods agree either way."""
+**Which scale?** Some multi-head code divides by √d_model, the full width. The 2017 paper
+and standard practice divide by √d_head — the length of the vectors that are actually
+dotted, which is what keeps the scores' spread at 1 (lesson 2). The two methods above agree
+whichever scale you pick."""
 
 TEXT4 = """A mask removes keys **before** the softmax by setting their scores to **−∞**:
 e^−∞ = 0, so a masked key gets exactly zero weight and the other weights still sum to 1.
@@ -65,7 +67,7 @@ e^−∞ = 0, so a masked key gets exactly zero weight and the other weights sti
   keys are masked so no token attends to them. (Rows *of* padding tokens are still computed;
   their outputs are simply ignored.)
 
-Notebook 004 writes a very negative number (−1e9) instead of −∞, which gives the same zeros
+Some code writes a very negative number (−1e9) instead of −∞, which gives the same zeros
 in practice. Below: this app's own model code on a tiny random model, one head."""
 
 TEXT5 = """Attention lets tokens exchange information; then a **feed-forward network** (two
@@ -75,12 +77,12 @@ only adds a correction — and a **LayerNorm**, which rescales each token's vect
 and standard deviation 1 (then a learned gain and bias).
 
 Where the LayerNorm goes matters:
-**post-LN** LN(x + f(x)) is the 2017 paper's order and the notebooks' `TransformerBlock`;
+**post-LN** LN(x + f(x)) is the 2017 paper's order;
 **pre-LN** x + f(LN(x)) is GPT-2's and this app's models' — it trains more stably in deep
 stacks because the residual path is never normalised. Below, one block's weights in both
 orders on a tiny input (4 tokens, 6 features). Make the input bigger with the slider: the
 post-LN output always comes back to standard deviation 1, the pre-LN one keeps the scale.
-(The notebooks' FFN uses ReLU; this app's models use GELU.)"""
+(The 2017 paper's feed-forward network uses ReLU; this app's models use GELU.)"""
 
 TEXT6 = """Attention by itself has no idea of order: shuffle the tokens and every output is
 shuffled the same way. Five answers, side by side — top: what the encoding contributes;
@@ -103,8 +105,9 @@ def _rounded(matrix) -> list[list[float]]:
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
-    gr.Markdown("Six short lessons that follow the reference notebooks. Each has a live "
-                "computation: change its inputs and watch the numbers move.",
+    gr.Markdown("Six short lessons, from attention without parameters to a whole "
+                "transformer block. Each has a live computation: change its inputs and watch "
+                "the numbers move.",
                 elem_id="lessons-intro")
 
     with gr.Accordion("1 · Self-attention without parameters", open=True,
@@ -114,7 +117,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                                                             "feature 3"],
                           datatype="number", type="array", interactive=True, column_count=3,
                           label="X (one row per token)", elem_id="lesson1-x")
-        reset1 = gr.Button("Back to the notebook's X", size="sm")
+        reset1 = gr.Button("Back to the example X", size="sm")
         note1 = gr.Markdown(elem_id="lesson1-note")
         with gr.Row(equal_height=False):
             scores1 = gr.Plot(show_label=False, elem_id="lesson1-scores", min_width=280)
@@ -137,9 +140,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         with gr.Row():
             heads3 = gr.Radio([1, 2, 4, 8], value=2, label="heads (d_model = 8)",
                               elem_id="lesson3-heads")
-            scale3 = gr.Radio(["1/√d_model (notebooks 000/003)",
-                               "1/√d_head (standard; 001/004)"],
-                              value="1/√d_model (notebooks 000/003)", label="scaling",
+            scale3 = gr.Radio(["1/√d_model (the full width)",
+                               "1/√d_head (standard)"],
+                              value="1/√d_model (the full width)", label="scaling",
                               elem_id="lesson3-scale")
             causal3 = gr.Checkbox(value=False, label="causal mask", elem_id="lesson3-causal")
         note3 = gr.Markdown(elem_id="lesson3-note")
@@ -189,8 +192,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                  if n == len(L.SEED_WORDS) else [f"x{i + 1}" for i in range(n)])
         cols = [f"f{j + 1}" for j in range(X.shape[1])]
         if X.shape == np.shape(L.SEED_X) and np.allclose(X, L.SEED_X):
-            notes.append("✔ This is the notebook's X: A and Y match its printed numbers to 4 "
-                         "decimals.")
+            notes.append("✔ This is the starting example X (4 decimals shown).")
         # Not forced square: four decimals need wide cells on a phone.
         height = 150 + 34 * n
         short = [f"x{i + 1}" for i in range(n)]
@@ -282,8 +284,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         r = L.block_orders(X * factor)
         pre_std, post_std = L.output_std(r)
         notes.append(f"Output std per token (mean): pre-LN **{pre_std:.2f}**, post-LN "
-                     f"**{post_std:.2f}**. Both step-by-step computations equal the app's "
-                     f"own `Block`: {'✔' if r.pre_matches_model and r.post_matches_model else '✘'}")
+                     f"**{post_std:.2f}**. Both step-by-step computations equal this app's "
+                     "own transformer block: "
+                     f"{'✔' if r.pre_matches_model and r.post_matches_model else '✘'}")
         sweep = L.block_sweep(X)
         return ("\n\n".join(notes),
                 F.block_stats_figure(sweep, factor, (pre_std, post_std), theme=theme),

@@ -18,14 +18,19 @@ TAB = "shapes"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 SPLIT_INTRO = """#### How one attention layer splits into heads and merges them back
-Read it top to bottom: one wide projection, cut into heads with `.view`, heads moved in front
-with `.transpose(1, 2)` so every head is its own small attention, then the same moves
-backwards. The numbers are your sentence's, read from the tensors the model really made
-(column *read from*) wherever such a tensor exists. Same layer as the *Layer* knob."""
+Read it top to bottom: one wide projection, cut into heads, the heads axis moved in front so
+that every head is its own small attention, then the same moves backwards. The operations
+are written as in PyTorch: `.view` reshapes a tensor without moving its numbers,
+`.transpose(1, 2)` swaps axes 1 and 2. The numbers are your sentence's, taken from the
+tensors the model really made wherever such a tensor exists (column *read from*: where
+inside the model, named as in the table below). Same layer as the *Layer* knob."""
 
 TRACE_INTRO = """#### Every tensor of the forward pass, in the order the model made it
-`batch` is 1 here (one sentence). `hook_x` is what attention reads: the LayerNorm of the
-residual stream in a pre-LN model, the stream itself in a post-LN one."""
+Each name says where inside this app's model the tensor was read: `blocks.2` is layer 2
+(counting from 0), `attn` its attention, and a `hook_…` is a point where the app records a
+tensor, e.g. `hook_q` the queries; *what it holds* says the same in words. `batch` is 1 here
+(one sentence). `hook_x` is what attention reads: the LayerNorm of the residual stream in a
+pre-LN model, the stream itself in a post-LN one."""
 
 
 def _frame(rows: list[list], headers: list[str]) -> pd.DataFrame:
@@ -35,14 +40,16 @@ def _frame(rows: list[list], headers: list[str]) -> pd.DataFrame:
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     status = gr.Markdown(elem_id="shapes-status")
     gr.Markdown(SPLIT_INTRO)
+    # Widths in percent, so the table fits its column at any width (in pixels they added up
+    # to more than a laptop's column and cut off the last one).
     split = gr.Dataframe(headers=SPLIT_HEADERS, interactive=False, wrap=True,
                          elem_id="shapes-split", max_height=900,
-                         column_widths=["52px", "130px", "250px", "330px", "200px"])
+                         column_widths=["7%", "15%", "22%", "34%", "22%"])
     sizes = gr.Plot(show_label=False, elem_id="shapes-sizes")
     gr.Markdown(TRACE_INTRO)
     trace = gr.Dataframe(headers=TRACE_HEADERS, interactive=False, wrap=True,
-                         elem_id="shapes-trace", max_height=520,
-                         column_widths=["48px", "210px", "130px", "250px", "90px", "330px"])
+                         elem_id="shapes-trace", max_height=900,
+                         column_widths=["5%", "21%", "12%", "21%", "9%", "32%"])
     outputs = [status, split, sizes, trace]
     empty = [_frame([], SPLIT_HEADERS), None, _frame([], TRACE_HEADERS)]
 
