@@ -191,6 +191,7 @@ def read_npz(path: Path) -> dict:
 CAPTION_CHARS = 100  # characters per caption line: fits a laptop-wide figure at 11 px
 CAPTION_SENTENCE_LINES = 3
 CAPTION_LINE_PX = 16
+TITLE_PX = 34  # room kept for a figure's own title under the caption
 
 
 def caption_lines(capture: Capture) -> list[str]:
@@ -219,7 +220,9 @@ def stamp(fig, capture: Capture):
     lines = caption_lines(capture)
     extra = CAPTION_LINE_PX * len(lines) + 8
     margin = fig.layout.margin
-    top = margin.t if margin and margin.t is not None else 28
+    # A figure's own titles sit in its top margin; some (the grid's panel titles) take
+    # more than the margin gives them, so the caption starts TITLE_PX up at least.
+    top = max(margin.t if margin and margin.t is not None else 0, TITLE_PX)
     height = fig.layout.height
     fig.update_layout(margin={"t": top + extra}, **({"height": height + extra} if height else {}))
     fig.add_annotation(text="<br>".join(safe_text(line) for line in lines), xref="paper",

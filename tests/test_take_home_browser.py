@@ -1,0 +1,49 @@
+"""Take it home in a real Chromium (#17): a link's &tab= opens its view; the link made on
+Take it home keeps the view the student came from and comes with a QR code; the saved
+picture carries its caption."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from explorer.share import parse_query
+from tests.server import browser, click_tab  # noqa: F401  (fixture)
+from tests.test_extras_browser import (  # noqa: F401  (fixtures)
+    WAIT,
+    chromium,
+    extras_url,
+    open_page,
+)
+
+SELECTED = "() => (document.querySelector('#tabs button[role=tab].selected') || {}).textContent"
+
+
+@pytest.fixture
+def page(chromium, extras_url):  # noqa: F811
+    context, page = open_page(chromium, extras_url,
+                              query={"text": "The cat sat on the mat.", "tab": "layers"})
+    yield page
+    context.close()
+
+
+def test_a_link_opens_its_view_and_take_it_home_links_back_to_it(page, extras_url):  # noqa: F811
+    page.wait_for_function(f"() => ({SELECTED})() === 'Through the layers'", timeout=WAIT)
+    click_tab(page, "Take it home")
+    page.wait_for_function("() => (document.querySelector('#export-link textarea') || {})"
+                           ".value?.includes('tab=')", timeout=WAIT)
+    link = page.locator("#export-link textarea").input_value()
+    query = parse_query(dict(parse_qsl(urlsplit(link).query)))
+    assert query["tab"] == "layers" and query["text"] == "The cat sat on the mat."
+    page.wait_for_selector("#export-qr img", timeout=WAIT)  # the QR code of that link
+    # The head figure says what it shows, above its title.
+    page.wait_for_function("() => [...document.querySelectorAll('#export-head .annotation')]"
+                           ".some(a => a.textContent.includes('causal-h4-rotary') && "
+                           "a.textContent.includes('The cat sat on the mat.'))", timeout=WAIT)
+    # An unknown &tab= opens nothing and breaks nothing.
+    page.goto(extras_url + "?tab=nothere")
+    page.wait_for_function("() => !!(document.querySelector('#grid canvas') || {}).__aeGrid",
+                           timeout=WAIT)
+    page.wait_for_timeout(1500)
+    assert page.evaluate(SELECTED) == "Explore"
