@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from gradio_client import Client
 
-from explorer.analysis import MAX_CHARS
 from tests.plotdata import figure_json, heatmaps
 from tests.server import app_url  # noqa: F401  (fixture)
 
@@ -86,8 +85,10 @@ def test_empty_and_whitespace_text_give_a_friendly_state(client):
 
 
 def test_too_long_text_is_cut_with_a_message(client):
-    grid, *_, status, _ = call(client, text="word " * 2000)
-    assert f"first {MAX_CHARS:,}" in status and "128" in status
+    grid, *_, status, _ = call(client, text="word " * 2000)  # over both the character limit
+    # and the model's 128 tokens: one notice says what was kept
+    assert "128 tokens" in status and "The rest was left out" in status
+    assert status.count("⚠️") == 1
     assert heatmaps(figure_json(grid))[0].shape == (128, 128)
 
 
