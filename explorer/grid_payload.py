@@ -29,7 +29,7 @@ import re
 from dataclasses import astuple
 from typing import Any
 
-from explorer.analysis import MAX_CHARS
+from explorer.analysis import MAX_CHARS, plural
 from explorer.figures import GRID_LABEL_CHARS
 from explorer.labels import ELLIPSIS, display_token
 from explorer.live_figures import mosaic
@@ -80,7 +80,7 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dic
     r = run.result
     n_layers, n_heads, n = r.patterns.shape[:3]
     th = get_theme(run.theme)
-    caption = f"{n} tokens"
+    caption = plural(n, "token")
     if r.interventions:
         caption += " · 🧪 experiment: " + "; ".join(r.interventions)
     for notice in r.notices:

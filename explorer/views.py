@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from explorer import figures
-from explorer.analysis import Analysis, analyse
+from explorer.analysis import Analysis, analyse, plural
 from explorer.clear_heads import clear_heads, parse_label, summary
 from explorer.head_labels import NO_PATTERN, PLAIN, HeadLabels, label_heads
 from explorer.plotly_json import plot_value
@@ -154,7 +154,7 @@ def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
     else:
         loss = card.get("val_loss")
         parts.append(f"Model **{name}**" + (f" (validation loss {loss:.2f})" if loss else ""))
-    parts.append(f"{len(result.tokens)} tokens")
+    parts.append(plural(len(result.tokens), "token"))
     text = " · ".join(parts)
     if result.interventions:
         text += ("\n\n🧪 **Experiment on the trained model:** " + "; ".join(result.interventions)

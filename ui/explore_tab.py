@@ -16,6 +16,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from explorer.analysis import TOKENS_HELP
 from explorer.grid_payload import safe_grid_payload
 from explorer.views import (
     BadControl,
@@ -79,6 +80,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         big = gr.Plot(show_label=False, elem_id="head-large")
         preds = gr.Plot(show_label=False, elem_id="predictions")
     lines = gr.Plot(show_label=False, elem_id="head-view")
+    gr.Markdown(TOKENS_HELP, elem_classes="caption-text", elem_id="tokens-help")
     table = gr.Markdown(elem_id="head-table")
     # /explore (the API) answers with a Plotly grid: its own hidden output, not the canvas
     api_grid = gr.Plot(visible=False)
