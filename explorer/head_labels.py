@@ -36,6 +36,7 @@ import torch.nn.functional as F
 from explorer.capture import run_with_cache
 from explorer.model import Transformer
 from explorer.settings import AttentionSettings
+from explorer.stats import HeadStats, head_stats
 
 # Kinds, most specific first: a head clearing two thresholds gets the first.
 INDUCTION, PREVIOUS, NEXT, SINK, SELF = ("induction", "previous-token", "next-token",
@@ -100,21 +101,13 @@ _WHAT = {INDUCTION: "on the copy target", PREVIOUS: "on the previous word",
 
 def offset_scores(patterns: np.ndarray, offset: int) -> np.ndarray:
     """[layer, head] mean weight of query i on key i + offset, over the queries that have
-    one (offset -1: previous token, +1: next, 0: itself)."""
+    one (offset +1: the next token; -1 and 0 are :func:`explorer.stats.head_stats`'
+    ``prev_share`` and ``self_share``)."""
     n = patterns.shape[-1]
     q = np.arange(max(0, -offset), min(n, n - offset))
     if len(q) == 0:
         return np.zeros(patterns.shape[:2])
     return patterns[..., q, q + offset].mean(-1)
-
-
-def first_scores(patterns: np.ndarray) -> np.ndarray:
-    """[layer, head] mean weight on the first token, over queries 1.. (query 0 has no
-    choice in a causal model)."""
-    n = patterns.shape[-1]
-    if n < 2:
-        return np.zeros(patterns.shape[:2])
-    return patterns[..., 1:, 0].mean(-1)
 
 
 def doubled(ids: Sequence[int], n_ctx: int) -> list[int] | None:
@@ -162,16 +155,18 @@ def _masked_loss(model: Transformer, ids: Sequence[int], mask_id: int,
 
 
 def label_heads(model: Transformer, ids: Sequence[int], patterns: np.ndarray,
-                settings: AttentionSettings | None = None, mask_id: int | None = None
-                ) -> HeadLabels:
+                settings: AttentionSettings | None = None, mask_id: int | None = None,
+                stats: HeadStats | None = None) -> HeadLabels:
     """Name the heads of ``model`` on the sentence ``ids`` whose ``patterns`` (``[layer,
     head, q, k]``, under ``settings``) were already captured. ``mask_id`` is needed for
-    masked-word models (their loss hides one word at a time)."""
+    masked-word models (their loss hides one word at a time). ``stats``: the same patterns'
+    :func:`~explorer.stats.head_stats`, computed when not given."""
     cfg = model.config
     settings = settings or AttentionSettings()
     p = np.asarray(patterns, dtype=np.float64)
     shape = (cfg.n_layers, cfg.n_heads)
-    scores = {PREVIOUS: offset_scores(p, -1), SINK: first_scores(p), SELF: offset_scores(p, 0)}
+    stats = head_stats(p) if stats is None else stats
+    scores = {PREVIOUS: stats.prev_share, SINK: stats.first_share, SELF: stats.self_share}
     if not cfg.causal:
         scores[NEXT] = offset_scores(p, +1)
     ids = list(ids)

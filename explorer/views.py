@@ -210,7 +210,7 @@ def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
     result = analyse(model, tok, text, controls.settings(), layer=layer, detail=detail)
     if detail and result.ids:
         result.extra["labels"] = label_heads(model, result.ids, result.patterns,
-                                             controls.settings(), tok.mask_id)
+                                             controls.settings(), tok.mask_id, result.stats)
     return Run(result, name, config.causal, layer, head, controls.theme)
 
 

@@ -13,10 +13,10 @@ from explorer.head_labels import (
     THRESHOLDS,
     copy_scores,
     doubled,
-    first_scores,
     label_heads,
     offset_scores,
 )
+from explorer.stats import head_stats
 from explorer.views import head_table, named_line
 from tests.conftest import tiny_model
 
@@ -37,7 +37,11 @@ def test_offset_and_first_scores_on_hand_built_patterns():
     np.testing.assert_allclose(offset_scores(p, +1)[0], [0.0, 1.0, 0.0])
     # row 0 of each head attends to itself (the first row of a causal head has no choice)
     np.testing.assert_allclose(offset_scores(p, 0)[0], [1 / 6, 1 / 6, 1 / 6])
-    np.testing.assert_allclose(first_scores(p)[0], [1 / 5, 0.0, 1.0])
+    # the previous-token, first-token and self scores the labels use are head_stats' own
+    stats = head_stats(p)
+    np.testing.assert_allclose(stats.prev_share[0], offset_scores(p, -1)[0])
+    np.testing.assert_allclose(stats.self_share[0], offset_scores(p, 0)[0])
+    np.testing.assert_allclose(stats.first_share[0], [1 / 5, 0.0, 1.0])
 
 
 def test_copy_scores_read_the_token_after_the_twin():
