@@ -74,13 +74,15 @@ class TrainSettings:
     repeat_max: int = 32
     repeat_kind: str = "frequent"
     repeat_top: int = 2000
+    repeat_gap: int = 0
     precision: str = "fp32"  # "bf16": autocast forward and loss, fp32 master weights
     compile: bool = False  # torch.compile the training forward
     track_every: int = 0  # steps between head-score points on the card (0: none)
 
     def recipe(self) -> RepeatRecipe:
         return RepeatRecipe(share=self.repeat_share, min_len=self.repeat_min,
-                            max_len=self.repeat_max, kind=self.repeat_kind, top_n=self.repeat_top)
+                            max_len=self.repeat_max, kind=self.repeat_kind, top_n=self.repeat_top,
+                            max_gap=self.repeat_gap)
 
     def steps(self, n_ctx: int) -> int:
         return max(1, self.tokens // (self.batch_size * n_ctx))
@@ -117,6 +119,12 @@ def autocast(device, s: TrainSettings):
     return torch.autocast(device_type=torch.device(device).type, dtype=torch.bfloat16)
 
 
+def comma_id(tok: Tokenizer) -> int | None:
+    """The comma's token id (lists written with commas), or None if it is not one token."""
+    ids = tok.encode(",")
+    return ids[0] if len(ids) == 1 else None
+
+
 def training_batch(batches, config: ModelConfig, tok: Tokenizer, gen: torch.Generator,
                    s: TrainSettings, pool: torch.Tensor, device
                    ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -125,7 +133,8 @@ def training_batch(batches, config: ModelConfig, tok: Tokenizer, gen: torch.Gene
     x, y = next(batches)
     recipe = s.recipe()
     if recipe.share > 0:
-        windows, no_loss = add_repeats(torch.cat([x, y[:, -1:]], dim=1), pool, recipe, gen)
+        windows, no_loss = add_repeats(torch.cat([x, y[:, -1:]], dim=1), pool, recipe, gen,
+                                       comma=comma_id(tok))
         x, y = windows[:, :-1], windows[:, 1:].masked_fill(no_loss, IGNORE_INDEX)
     if not config.causal:  # masked-word: predict the corrupted positions of x itself
         x, y = mlm_batch(x, tok.mask_id, tok.vocab_size, gen, p=s.mask_p)
@@ -342,6 +351,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--repeat-kind", default="frequent", choices=KINDS)
     p.add_argument("--repeat-top", type=int, default=2000,
                    help="spans draw from this many most frequent tokens")
+    p.add_argument("--repeat-gap", type=int, default=0,
+                   help="up to this many text tokens between a span's two copies")
     p.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
                    help="bf16: autocast (fp32 master weights); fp32: plain")
     p.add_argument("--compile", action="store_true", help="torch.compile the training forward")
@@ -381,7 +392,8 @@ def main(argv: list[str] | None = None) -> dict:
                              snapshots=args.snapshots, eval_every=args.eval_every,
                              repeat_share=args.repeat_share, repeat_min=args.repeat_min,
                              repeat_max=args.repeat_max, repeat_kind=args.repeat_kind,
-                             repeat_top=args.repeat_top, precision=args.precision,
+                             repeat_top=args.repeat_top,
+                             repeat_gap=args.repeat_gap, precision=args.precision,
                              compile=args.compile, track_every=args.track_every)
     command = "python -m explorer.train " + shlex.join(argv)
     card = train(args.name, config, settings, args.corpus, args.out, args.tokenizer,

@@ -75,7 +75,7 @@ def test_the_same_generator_state_draws_the_same_spans():
 
 
 @pytest.mark.parametrize("bad", [dict(share=1.5), dict(min_len=0), dict(min_len=9, max_len=8),
-                                 dict(kind="letters")])
+                                 dict(kind="letters"), dict(max_gap=-1)])
 def test_bad_recipes_are_refused(bad):
     with pytest.raises(ValueError):
         RepeatRecipe(**bad)
@@ -91,4 +91,46 @@ def test_span_pool_has_the_most_frequent_tokens_and_words_only_for_words():
     words = span_pool(stream, tok, RepeatRecipe(kind="words"))
     assert all(tok.decode([int(i)]).startswith(" ") and tok.decode([int(i)])[1:].isalpha()
                for i in words)
-    assert len(words) > 0 and set(KINDS) == {"frequent", "words", "text"}
+    assert len(words) > 0 and set(KINDS) == {"frequent", "words", "text", "lists"}
+
+
+def test_lists_write_comma_lists_in_some_rows_and_a_gap_of_text_between_the_copies():
+    w0 = windows(batch=64, n=129)
+    comma = 7
+    recipe = RepeatRecipe(share=1.0, min_len=8, max_len=16, kind="lists", max_gap=10)
+    w, no_loss = add_repeats(w0, torch.arange(10, 60), recipe, torch.Generator().manual_seed(3),
+                             comma=comma)
+    gaps, with_commas = set(), 0
+    for b in range(64):
+        changed = (w[b] != w0[b]).nonzero().flatten()
+        s = int(changed[0])
+        # the second copy starts after the gap: find the repeat of the first copy's tokens
+        length = next(n for n in range(16, 7, -1)
+                      if any(torch.equal(w[b, s:s + n], w[b, t:t + n])
+                             for t in range(s + n, 129 - n + 1)))
+        t = next(t for t in range(s + length, 129 - length + 1)
+                 if torch.equal(w[b, s:s + length], w[b, t:t + length]))
+        gap = t - s - length
+        gaps.add(gap)
+        assert 0 <= gap <= 10 and torch.equal(w[b, s + length:t], w0[b, s + length:t])
+        commas = w[b, s + 1:s + length:2]
+        with_commas += bool((commas == comma).all())
+        assert no_loss[b, t - 1]  # nothing says the second copy starts here
+        if gap:
+            assert no_loss[b, s + length - 1]  # the gap's first token follows a cut
+            assert not no_loss[b, s + length:t - 1].any()  # the rest of the gap is text
+        assert not no_loss[b, t:t + length - 1].any()  # the second copy is learned
+    assert len(gaps) > 5 and 16 < with_commas < 48
+
+
+def test_the_lists_pool_leaves_out_the_list_checks_words():
+    from explorer.head_scores import EVERYDAY_WORDS
+    from explorer.tokenizer import Tokenizer
+
+    text = "the spoon and the lamp sat by the cat, the dog and the end. "
+    tok = Tokenizer.train([text] * 50)
+    stream = np.array(tok.encode(text * 20), dtype=np.uint16)
+    words = {tok.decode([int(i)]).strip() for i in
+             span_pool(stream, tok, RepeatRecipe(kind="lists"))}
+    assert "cat" in words and "spoon" not in words and "lamp" not in words
+    assert not words & set(EVERYDAY_WORDS)
