@@ -19,8 +19,8 @@ import ui.fast_import  # first of all: a quicker import of gradio (see there)
 import gradio as gr
 import torch
 
-from explorer.tokenizer import Tokenizer
-from explorer.zoo import CHECKPOINT_DIR, load_zoo
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from ui import (
     ablate_tab,
     classify_tab,

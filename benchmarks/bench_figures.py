@@ -19,7 +19,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from explorer import figures as F
+from explorer.figures.attention import attention_grid, attention_grid_reference, head_heatmap
+from explorer.figures.head_view import head_view
+from explorer.figures.predictions import predictions_bar
 
 N_LAYERS, N_HEADS = 4, 4
 
@@ -59,18 +61,18 @@ def build_cases(n: int, runs: int, ref_runs: int, ser_name: str,
     scores = rng.normal(size=(n, n)).astype(np.float32)
     mask = np.triu(np.ones((n, n), dtype=bool), 1)
     preds = [(f" w{i}", 0.5 / (i + 1)) for i in range(10)]
-    grid = F.attention_grid(p, tokens)
+    grid = attention_grid(p, tokens)
     return grid, {
-        "reference grid (make_subplots)": (lambda: F.attention_grid_reference(p, tokens),
+        "reference grid (make_subplots)": (lambda: attention_grid_reference(p, tokens),
                                            ref_runs),
-        "fast grid": (lambda: F.attention_grid(p, tokens), runs),
-        "head_heatmap": (lambda: F.head_heatmap(p[0, 0], tokens, scores=scores,
+        "fast grid": (lambda: attention_grid(p, tokens), runs),
+        "head_heatmap": (lambda: head_heatmap(p[0, 0], tokens, scores=scores,
                                                 scaled=scores / 4, mask=mask), runs),
-        "head_view (4 heads)": (lambda: F.head_view(p[0], tokens), runs),
+        "head_view (4 heads)": (lambda: head_view(p[0], tokens), runs),
         "predictions_bar (k=10, compare)": (
-            lambda: F.predictions_bar(preds, compare=preds[::-1]), runs),
+            lambda: predictions_bar(preds, compare=preds[::-1]), runs),
         f"{ser_name} (fast grid)": (lambda: serialise(grid), runs),
-        "fast grid + serialise": (lambda: serialise(F.attention_grid(p, tokens)), runs),
+        "fast grid + serialise": (lambda: serialise(attention_grid(p, tokens)), runs),
     }
 
 

@@ -28,13 +28,14 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
     import orjson
     import torch
 
-    from explorer import figures as F
-    from explorer.analysis import analyse
-    from explorer.capture import run_with_cache
-    from explorer.grid_payload import grid_payload
-    from explorer.plotly_json import to_json
-    from explorer.views import (
-        Controls,
+    from explorer.analysis.run import analyse
+    from explorer.figures.attention import head_heatmap_spec
+    from explorer.figures.head_view import head_view_spec
+    from explorer.figures.plotly_json import to_json
+    from explorer.figures.predictions import predictions_bar_spec
+    from explorer.models.capture import run_with_cache
+    from explorer.views.controls import Controls
+    from explorer.views.explore import (
         _figure_args,
         explore,
         head_table,
@@ -42,6 +43,7 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
         settled_update,
         status_text,
     )
+    from explorer.views.grid_payload import grid_payload
 
     torch.set_num_threads(1)
     model = zoo.get(MODEL)
@@ -112,15 +114,15 @@ def bench_compute(tok, zoo, sentences: Sentences, runs: int, sizes,
         args = _figure_args(run)
         a = run.result
         payload = grid_payload(zoo, tok, text, controls)
-        specs = {"head": F.head_heatmap_spec(**args["head"]),
-                 "lines": F.head_view_spec(**args["lines"]),
-                 "preds": F.predictions_bar_spec(**args["predictions"])}
+        specs = {"head": head_heatmap_spec(**args["head"]),
+                 "lines": head_view_spec(**args["lines"]),
+                 "preds": predictions_bar_spec(**args["predictions"])}
         stage_fns = {
             "analyse": lambda: analyse(model, tok, text, controls.settings(), layer=0),
             "grid payload (canvas)": lambda: grid_payload(zoo, tok, text, controls),
-            "head heatmap (spec)": lambda: F.head_heatmap_spec(**args["head"]),
-            "head view (spec)": lambda: F.head_view_spec(**args["lines"]),
-            "predictions (spec)": lambda: F.predictions_bar_spec(**args["predictions"]),
+            "head heatmap (spec)": lambda: head_heatmap_spec(**args["head"]),
+            "head view (spec)": lambda: head_view_spec(**args["lines"]),
+            "predictions (spec)": lambda: predictions_bar_spec(**args["predictions"]),
             "status + head_table": lambda: (status_text(a, MODEL, zoo),
                                             head_table(a.stats, 0, 0)),
             "JSON grid payload": lambda: orjson.dumps(payload),

@@ -22,9 +22,9 @@ def time_steps(precision: str, compiled: bool, batch: int, steps: int) -> float:
     """Median tokens/s over ``steps`` optimizer steps after a third as many warm-up steps."""
     import torch
 
-    from explorer.config import ModelConfig
-    from explorer.model import Transformer
-    from explorer.train import TrainSettings, autocast, loss_on, make_optimizer
+    from explorer.models.config import ModelConfig
+    from explorer.models.transformer import Transformer
+    from explorer.training.train import TrainSettings, autocast, loss_on, make_optimizer
 
     torch.manual_seed(0)
     cfg = ModelConfig(vocab_size=4096, d_model=128, n_layers=4, n_heads=4, d_ff=512,

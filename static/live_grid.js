@@ -1,6 +1,6 @@
 // The Explore tab's grid of every head, drawn on a canvas (the js_on_load of the gr.HTML
 // in ui/explore_tab.py; Gradio runs it once per mount with element, trigger, props,
-// server, upload and watch in scope). Data: explorer/grid_payload.py.
+// server, upload and watch in scope). Data: explorer/views/grid_payload.py.
 //
 // Two ways a grid arrives:
 //  * typing while this tab is open: this script asks the server itself

@@ -4,8 +4,8 @@ app's real (tokenizer, zoo) for the tests that need the trained checkpoints."""
 import pytest
 import torch
 
-from explorer.config import POSITIONAL_ENCODINGS, ModelConfig
-from explorer.model import Transformer
+from explorer.models.config import POSITIONAL_ENCODINGS, ModelConfig
+from explorer.models.transformer import Transformer
 
 
 def tiny_config(**overrides) -> ModelConfig:

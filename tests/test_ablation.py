@@ -10,7 +10,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer.ablation import (
+from explorer.analysis.head_types import head_types
+from explorer.models.capture import run_with_cache
+from explorer.models.settings import AttentionSettings
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views.ablate import (
     MAX_MASKED,
     RANK_HEADERS,
     ablate,
@@ -22,11 +27,6 @@ from explorer.ablation import (
     spec_loss,
     with_heads_off,
 )
-from explorer.capture import run_with_cache
-from explorer.head_types import head_types
-from explorer.settings import AttentionSettings
-from explorer.tokenizer import Tokenizer
-from explorer.zoo import CHECKPOINT_DIR
 from tests.conftest import tiny_model
 from tests.plotdata import figure_json, heatmaps
 from tests.test_compare import SENTENCE, small, tabs_url  # noqa: F401  (fixture)

@@ -105,7 +105,7 @@ def test_impossible_controls_are_refused_with_a_message(client, changes):
 
 
 def test_parse_controls_refuses_what_the_ui_never_offers():
-    from explorer.views import BadControl, parse_controls
+    from explorer.views.controls import BadControl, parse_controls
 
     good = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
     assert parse_controls(*good).checkpoint() == "causal-h4-rotary"

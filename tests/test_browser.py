@@ -52,7 +52,7 @@ def type_and_settle(page, sentence: str | None, expect: str | None = None) -> li
     """Type ``sentence`` one key at a time (None: it is typed already), then wait until the
     page shows the whole of ``expect`` (default: the sentence)."""
     from app import CHECKPOINT_DIR
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
 
     expect = sentence if expect is None else expect
     n = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(expect))

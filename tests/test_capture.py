@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import torch
 
-from explorer.capture import run_with_cache
-from explorer.settings import AttentionSettings
+from explorer.models.capture import run_with_cache
+from explorer.models.settings import AttentionSettings
 from tests.conftest import tiny_model
 
 ATTN = ["hook_x", "hook_q", "hook_k", "hook_v", "hook_rot_q", "hook_rot_k", "hook_scores",

@@ -5,7 +5,7 @@ import threading
 import pytest
 import torch
 
-from explorer.checkpoint import (
+from explorer.models.checkpoint import (
     CheckpointError,
     load_model,
     read_config,

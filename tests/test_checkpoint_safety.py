@@ -4,7 +4,7 @@ line and a reason, keeps serving the rest; and nothing in the repo ever unpickle
 Each case builds a throw-away checkpoint directory in ``tmp_path`` with two tiny models
 (``causal-h4-rotary``, the one that gets damaged, and ``causal-h2-rotary``, which must keep
 loading) plus a ``manifest.json``, damages one file in one way and calls
-``explorer.zoo.load_zoo(directory, vocab_size=...)``.
+``explorer.models.zoo.load_zoo(directory, vocab_size=...)``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
-from explorer.checkpoint import CONFIG_KEY, save_model, sha256_file
-from explorer.zoo import load_zoo
+from explorer.models.checkpoint import CONFIG_KEY, save_model, sha256_file
+from explorer.models.zoo import load_zoo
 from tests.conftest import tiny_config, tiny_model
 
 REPO = Path(__file__).resolve().parents[1]
@@ -202,7 +202,7 @@ def test_a_damaged_checkpoint_is_skipped_and_the_rest_still_loads(tmp_path, capl
     directory = tiny_zoo_dir(tmp_path)
     expected_words = damage(directory / f"{BAD}.safetensors", directory)
 
-    with caplog.at_level(logging.WARNING, logger="explorer.zoo"):
+    with caplog.at_level(logging.WARNING, logger="explorer.models.zoo"):
         zoo = load_zoo(directory, vocab_size=VOCAB)
 
     assert list(zoo.models) == [GOOD] and not zoo.untrained  # the rest still serves
@@ -224,7 +224,7 @@ def test_an_unreadable_manifest_refuses_every_checkpoint_without_crashing(tmp_pa
                                                                           text):
     directory = tiny_zoo_dir(tmp_path)
     (directory / "manifest.json").write_bytes(text.encode("latin-1"))
-    with caplog.at_level(logging.WARNING, logger="explorer.zoo"):
+    with caplog.at_level(logging.WARNING, logger="explorer.models.zoo"):
         zoo = load_zoo(directory, vocab_size=VOCAB)
     assert zoo.untrained and set(zoo.unavailable) == {BAD, GOOD}
     assert all("not listed in manifest" in why for why in zoo.unavailable.values())
@@ -232,7 +232,7 @@ def test_an_unreadable_manifest_refuses_every_checkpoint_without_crashing(tmp_pa
 
 
 def test_vocabulary_mismatch_is_skipped_with_a_reason(tmp_path, caplog):
-    with caplog.at_level(logging.WARNING, logger="explorer.zoo"):
+    with caplog.at_level(logging.WARNING, logger="explorer.models.zoo"):
         zoo = load_zoo(tiny_zoo_dir(tmp_path), vocab_size=VOCAB + 1)
     assert set(zoo.unavailable) == {BAD, GOOD} and zoo.untrained
     assert all("vocabulary" in why for why in zoo.unavailable.values())
@@ -243,7 +243,7 @@ def test_every_checkpoint_broken_serves_a_flagged_stand_in(tmp_path, caplog):
     directory = tiny_zoo_dir(tmp_path)
     for name in (BAD, GOOD):
         one_byte_flipped(directory / f"{name}.safetensors", directory)
-    with caplog.at_level(logging.WARNING, logger="explorer.zoo"):
+    with caplog.at_level(logging.WARNING, logger="explorer.models.zoo"):
         zoo = load_zoo(directory, vocab_size=VOCAB)
     assert zoo.untrained and set(zoo.unavailable) == {BAD, GOOD}
     assert any("untrained" in r.getMessage() for r in caplog.records)

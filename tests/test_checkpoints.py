@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from explorer.checkpoint import build_model, load_model, sha256_file
-from explorer.config import ModelConfig
-from explorer.tokenizer import Tokenizer
-from explorer.zoo import CHECKPOINT_DIR, NAME_RE
+from explorer.models.checkpoint import build_model, load_model, sha256_file
+from explorer.models.config import ModelConfig
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE
 
 ROOT = CHECKPOINT_DIR.parent
 ALLOWED_SUFFIXES = {".safetensors", ".json", ".md"}
@@ -116,7 +116,7 @@ def test_other_transformer_loads_matches_card_and_reaches_its_accuracy(path, tok
     assert type(model) is type(build_model(model.config))
     assert card["weights_sha256"] == sha256_file(path)
     assert card["tokenizer_sha256"] == sha256_file(CHECKPOINT_DIR / "tokenizer.json")
-    assert card["command"].startswith(f"python -m explorer.train --task {card['task']}")
+    assert card["command"].startswith(f"python -m explorer.training.train --task {card['task']}")
     assert all(torch.isfinite(t).all() for t in model.state_dict().values())
     eval_path = CHECKPOINT_DIR / "eval" / f"{path.stem}.json"
     assert eval_path in COMMITTED, f"{path.stem} has no committed eval/{eval_path.name}"
@@ -125,9 +125,9 @@ def test_other_transformer_loads_matches_card_and_reaches_its_accuracy(path, tok
     assert 0.0 <= result["accuracy"] <= 1.0 and result["n"] > 0 and result["what"]
     if "weights_sha256" in result:
         assert result["weights_sha256"] == card["weights_sha256"]
-    # The trainer module of the task (explorer.train.TASK_TRAINERS) measures it again when it
-    # offers measure(model, tok, n) -> {"accuracy": ...}.
-    from explorer.train import TASK_TRAINERS
+    # The trainer module of the task (explorer.training.train.TASK_TRAINERS) measures it again
+    # when it offers measure(model, tok, n) -> {"accuracy": ...}.
+    from explorer.training.train import TASK_TRAINERS
 
     trainer = importlib.import_module(TASK_TRAINERS[card["task"]])
     if not hasattr(trainer, "measure"):

@@ -8,10 +8,14 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer.capture import run_with_cache
-from explorer.checkpoint import build_model, load_model, save_model, sha256_file
-from explorer.classifier import Classifier
-from explorer.classify_data import (
+from explorer.models.capture import run_with_cache
+from explorer.models.checkpoint import build_model, load_model, save_model, sha256_file
+from explorer.models.classifier import Classifier
+from explorer.models.config import POSITIONAL_ENCODINGS, ModelConfig
+from explorer.models.settings import AttentionSettings
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR, read_manifest
+from explorer.training.classify_task import (
     CLASSES,
     FEELINGS,
     TEMPLATES,
@@ -20,12 +24,8 @@ from explorer.classify_data import (
     rule_label,
     vocabulary,
 )
-from explorer.config import POSITIONAL_ENCODINGS, ModelConfig
-from explorer.settings import AttentionSettings
-from explorer.tokenizer import Tokenizer
-from explorer.train import make_optimizer
-from explorer.train_classifier import ClassifySettings, encode, measure, train
-from explorer.zoo import CHECKPOINT_DIR, read_manifest
+from explorer.training.train import make_optimizer
+from explorer.training.train_classifier import ClassifySettings, encode, measure, train
 
 NAME = "classify-h4-sentiment"
 STATED_MINIMUM = 0.95  # the accuracy checkpoints/README.md promises for the committed model
@@ -256,7 +256,8 @@ def test_train_writes_weights_card_and_eval(tmp_path, tok):
 def committed_checkpoint():
     path = CHECKPOINT_DIR / f"{NAME}.safetensors"
     if not path.exists():
-        pytest.skip(f"{path.name} is not trained yet (python -m explorer.train --task classify)")
+        pytest.skip(f"{path.name} is not trained yet "
+                    "(python -m explorer.training.train --task classify)")
     return path
 
 
@@ -268,4 +269,4 @@ def test_committed_checkpoint_reaches_its_stated_accuracy(tok):
     assert card["heldout_accuracy"] == result["accuracy"] >= STATED_MINIMUM
     measured = measure(model, tok, result["n"])
     assert measured["accuracy"] == pytest.approx(result["accuracy"], abs=1e-3)
-    assert card["command"].startswith("python -m explorer.train --task classify")
+    assert card["command"].startswith("python -m explorer.training.train --task classify")

@@ -5,9 +5,9 @@ never offers refused."""
 import numpy as np
 import pytest
 
-from explorer.analysis import MAX_CHARS
-from explorer.classify_views import DEFAULT_CLASSIFIER
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.analysis.run import MAX_CHARS
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views.classify import DEFAULT_CLASSIFIER
 from tests.plotdata import figure_json, heatmaps
 from tests.server import app_url, local_client  # noqa: F401  (fixture)
 

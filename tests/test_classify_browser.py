@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer.classify_views import DEFAULT_CLASSIFIER
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views.classify import DEFAULT_CLASSIFIER
 from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -43,7 +43,7 @@ def wait_for_status(page, *parts: str, timeout: float = 30000) -> str:
 
 
 def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
 
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     assert len(tok.token_pieces(SENTENCE)) == N_TOKENS

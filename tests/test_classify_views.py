@@ -8,17 +8,17 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from explorer.analysis import MAX_CHARS
-from explorer.checkpoint import save_model, sha256_file
-from explorer.classifier import Classifier
-from explorer.classify_analysis import classify_sentence, leave_one_out, support_for
-from explorer.classify_figures import StripRow, evidence_strip
-from explorer.classify_views import classify_view, load_classifier
-from explorer.config import ModelConfig
-from explorer.settings import AttentionSettings
-from explorer.tokenizer import Tokenizer
-from explorer.views import Controls
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.analysis.classify import classify_sentence, leave_one_out, support_for
+from explorer.analysis.run import MAX_CHARS
+from explorer.figures.classify import StripRow, evidence_strip
+from explorer.models.checkpoint import save_model, sha256_file
+from explorer.models.classifier import Classifier
+from explorer.models.config import ModelConfig
+from explorer.models.settings import AttentionSettings
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views.classify import classify_view, load_classifier
+from explorer.views.controls import Controls
 from tests.conftest import tiny_model
 from tests.plotdata import decode_array, heatmaps
 
@@ -63,7 +63,7 @@ def test_missing_checkpoint_says_how_to_build_it(tmp_path, tok):
     result = load_classifier(tmp_path, vocab_size=tok.vocab_size)
     assert result.model is None
     assert "not installed" in result.missing
-    assert "python -m explorer.train --task classify" in result.missing
+    assert "python -m explorer.training.train --task classify" in result.missing
     view = classify_view(result, tok, SENTENCE, Controls())
     assert view.status.startswith("⚠️") and view.grid is None
 

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from explorer.clear_heads import ClearHead, clear_heads, parse_label, summary
-from explorer.views import clear_heads_view, open_clear_head
-from explorer.zoo import read_eval
+from explorer.analysis.clear_heads import ClearHead, clear_heads, parse_label, summary
+from explorer.models.zoo import read_eval
+from explorer.views.explore import clear_heads_view, open_clear_head
 
 
 def result(prev=0.6, ind=0.7, gain=5.0, gain_off=1.0, nxt=None):

@@ -13,11 +13,11 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from explorer import compare_figures as CF
-from explorer.compare import compare_runs, moved_share, prediction_rows, run
-from explorer.settings import AttentionSettings
-from explorer.tokenizer import Tokenizer
-from explorer.zoo import CHECKPOINT_DIR, load_zoo
+from explorer.figures import compare as CF
+from explorer.models.settings import AttentionSettings
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
+from explorer.views.compare import compare_runs, moved_share, prediction_rows, run
 from tests.conftest import tiny_model
 from tests.plotdata import figure_json, heatmaps
 from tests.server import free_port
@@ -183,7 +183,7 @@ def test_every_new_figure_is_valid_plotly():
             CF.prediction_change_bar([("a", 0.5, 0.1), ("<i>b", 0.2, 0.3)], title="p",
                                      theme=theme),
         ]
-        from explorer.figures import attention_grid
+        from explorer.figures.attention import attention_grid
         grid = attention_grid(np.broadcast_to(a, (2, 2, 3, 3)), ["x", "y", "z"], theme=theme)
         figs.append(CF.mark_heads_off(grid, 2, [(1, 0)], theme))
     for fig in figs:

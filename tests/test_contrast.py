@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.themes import THEMES
+from explorer.figures.themes import THEMES
 
 CSS = (Path(__file__).resolve().parents[1] / "static" / "style.css").read_text()
 AA = 4.5

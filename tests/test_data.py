@@ -1,4 +1,4 @@
-"""Tests for the training token streams and batches (explorer/data.py)."""
+"""Tests for the training token streams and batches (explorer/training/data.py)."""
 
 import itertools
 from pathlib import Path
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import data
-from explorer.data import build_dataset, load_corpus, mlm_batch, random_batches
-from explorer.tokenizer import Tokenizer
+from explorer.models.tokenizer import Tokenizer
+from explorer.training import data
+from explorer.training.data import build_dataset, load_corpus, mlm_batch, random_batches
 
 TOKENIZER_JSON = Path(__file__).resolve().parents[1] / "checkpoints" / "tokenizer.json"
 COLORS = ("red", "blue", "green", "pink", "yellow")

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import evaluate as ev
-from explorer import head_scores as hs
-from explorer.baseline import K_GRID, Bigram, bigram_counts, fit_bigram, masked_log_prob
-from explorer.data import random_batches
-from explorer.tokenizer import Tokenizer
-from explorer.train import TrainSettings
-from explorer.train import evaluate as trainer_evaluate
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.training import evaluate as ev
+from explorer.training import head_scores as hs
+from explorer.training.baseline import K_GRID, Bigram, bigram_counts, fit_bigram, masked_log_prob
+from explorer.training.data import random_batches
+from explorer.training.train import TrainSettings
+from explorer.training.train import evaluate as trainer_evaluate
 from tests.conftest import tiny_model
 
 

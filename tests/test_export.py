@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.export import (
+from explorer.models.settings import AttentionSettings
+from explorer.views.controls import parse_controls
+from explorer.views.export import (
     CSV_ENCODING,
     EXPORT_ROOT,
     PREFIX,
@@ -26,8 +28,6 @@ from explorer.export import (
     token_labels,
     write_files,
 )
-from explorer.settings import AttentionSettings
-from explorer.views import parse_controls
 from tests.plotdata import figure_json, heatmaps
 from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
@@ -39,8 +39,8 @@ NASTY = '=SUM(A1) "quoted", text\nnew line <b>bold</b> 👩‍💻 tab\there \x0
 
 @pytest.fixture(scope="module")
 def real():
-    from explorer.tokenizer import Tokenizer
-    from explorer.zoo import CHECKPOINT_DIR, load_zoo
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)

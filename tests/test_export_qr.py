@@ -8,8 +8,8 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 import pytest
 
-from explorer.share import parse_query, qr_image, qr_modules, share_link, share_query
-from explorer.views import Controls
+from explorer.views.controls import Controls
+from explorer.views.share import parse_query, qr_image, qr_modules, share_link, share_query
 
 
 def test_the_link_keeps_the_open_view():
@@ -66,8 +66,8 @@ def test_no_qr_code_for_a_link_too_long_or_not_an_address():
 
 @pytest.fixture(scope="module")
 def resources():
-    from explorer.tokenizer import Tokenizer
-    from explorer.zoo import CHECKPOINT_DIR, load_zoo
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     return tok, load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
@@ -99,13 +99,13 @@ def test_exported_pictures_say_the_model_the_sentence_and_the_experiment(resourc
 
 
 def test_the_caption_escapes_the_sentence_and_grows_the_figure(resources):
-    from explorer import figures
-    from explorer.export import export_capture, stamp
+    from explorer.figures.attention import head_heatmap
+    from explorer.views.export import export_capture, stamp
 
     tok, zoo = resources
     model = zoo.get("causal-h4-rotary")
     capture = export_capture(model, tok, MARKUP, "causal-h4-rotary")
-    fig = figures.head_heatmap(capture.patterns[0, 0], capture.tokens)
+    fig = head_heatmap(capture.patterns[0, 0], capture.tokens)
     height, top = fig.layout.height, fig.layout.margin.t
     stamp(fig, capture)
     caption = annotations(fig)[-1]
@@ -115,7 +115,12 @@ def test_the_caption_escapes_the_sentence_and_grows_the_figure(resources):
 
 
 def test_a_long_sentence_is_cut_to_a_few_caption_lines(resources):
-    from explorer.export import CAPTION_CHARS, CAPTION_SENTENCE_LINES, caption_lines, export_capture
+    from explorer.views.export import (
+        CAPTION_CHARS,
+        CAPTION_SENTENCE_LINES,
+        caption_lines,
+        export_capture,
+    )
 
     tok, zoo = resources
     capture = export_capture(zoo.get("causal-h4-rotary"), tok, "The cat sat. " * 40, "m")

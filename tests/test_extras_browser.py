@@ -97,8 +97,8 @@ def type_sentence(page, sentence: str) -> None:
 
 
 def n_tokens(sentence: str) -> int:
-    from explorer.tokenizer import Tokenizer
-    from explorer.zoo import CHECKPOINT_DIR
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.models.zoo import CHECKPOINT_DIR
 
     return len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(sentence))
 
@@ -170,7 +170,7 @@ def test_through_the_layers_follows_typing_and_keeps_markup_as_text(laptop):
 def test_through_training_slider_redraws_each_snapshot(laptop):
     page = laptop
     open_tab(page, "Through training", "#tab-training", count=3)
-    from explorer.zoo_build import DEFAULT_SNAPSHOTS
+    from explorer.training.zoo_build import DEFAULT_SNAPSHOTS
 
     n = DEFAULT_SNAPSHOTS
     assert f"Snapshot {n} of {n}" in page.locator("#training-status").inner_text()

@@ -13,8 +13,17 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import figures as F
-from explorer.labels import axis_labels
+from explorer.figures.attention import (
+    GRID_LABEL_CHARS,
+    _grid_skeleton,
+    attention_grid,
+    attention_grid_reference,
+    head_heatmap,
+)
+from explorer.figures.head_view import LINE_THRESHOLD, head_view
+from explorer.figures.labels import axis_labels
+from explorer.figures.predictions import predictions_bar
+from explorer.figures.themes import get_theme
 
 HOSTILE = (
     '<a href="https://evil">x</a>', '<span style="font-size:99px">', "&amp;", "<b>", "<br>",
@@ -38,12 +47,12 @@ def all_figures(tokens, theme="light"):
     scores = rng.normal(size=(n, n)).astype(np.float32)
     preds = [(t, 1 / (i + 2)) for i, t in enumerate(tokens)]
     return {
-        "grid": F.attention_grid(p, tokens, theme=theme, selected=(1, 1)),
-        "grid_ref": F.attention_grid_reference(p, tokens, theme=theme, selected=(1, 1)),
-        "heatmap": F.head_heatmap(p[0, 1], tokens, scores=scores, scaled=scores / 4,
+        "grid": attention_grid(p, tokens, theme=theme, selected=(1, 1)),
+        "grid_ref": attention_grid_reference(p, tokens, theme=theme, selected=(1, 1)),
+        "heatmap": head_heatmap(p[0, 1], tokens, scores=scores, scaled=scores / 4,
                                   title=" ".join(tokens), theme=theme),
-        "head_view": F.head_view(p[1], tokens, theme=theme, title=tokens[0]),
-        "bars": F.predictions_bar(preds, compare=preds[::-1][:4], title=tokens[0],
+        "head_view": head_view(p[1], tokens, theme=theme, title=tokens[0]),
+        "bars": predictions_bar(preds, compare=preds[::-1][:4], title=tokens[0],
                                   name=tokens[3], compare_name=tokens[4], theme=theme),
     }
 
@@ -107,8 +116,8 @@ def test_every_figure_is_valid_plotly():
 def test_repeated_tokens_keep_distinct_positions():
     tokens = ["the", " cat", " saw", " the", " cat"]
     p = causal_patterns((4, 2, 5, 5))
-    grid = json.loads(F.attention_grid(p, tokens).to_json())["layout"]
-    heat = json.loads(F.head_heatmap(p[0, 0], tokens).to_json())["layout"]
+    grid = json.loads(attention_grid(p, tokens).to_json())["layout"]
+    heat = json.loads(head_heatmap(p[0, 0], tokens).to_json())["layout"]
     for axis in ("xaxis", "yaxis", "xaxis8", "yaxis5"):
         ax = effective_axis(grid, axis)
         assert ax["tickmode"] == "array"
@@ -118,7 +127,7 @@ def test_repeated_tokens_keep_distinct_positions():
         assert heat[axis]["tickvals"] == [0, 1, 2, 3, 4]
         assert len(heat[axis]["ticktext"]) == 5
         assert heat[axis].get("type") != "category"
-    bars = F.predictions_bar([("the", 0.4), ("the", 0.3), (" cat", 0.2)])
+    bars = predictions_bar([("the", 0.4), ("the", 0.3), (" cat", 0.2)])
     assert bars.layout.yaxis.ticktext == ("the", "the", "␣cat")
     np.testing.assert_allclose(bars.data[0].x, [0.4, 0.3, 0.2])
 
@@ -129,7 +138,7 @@ def test_repeated_tokens_keep_distinct_positions():
 @pytest.mark.parametrize("n_heads", [1, 2, 4, 8])
 def test_grid_has_one_panel_per_layer_and_head(n_heads):
     p = causal_patterns((4, n_heads, 7, 7), seed=n_heads)
-    fig = F.attention_grid(p, [f"t{i}" for i in range(7)])
+    fig = attention_grid(p, [f"t{i}" for i in range(7)])
     assert len(fig.data) == 4 * n_heads
     assert {t.type for t in fig.data} == {"heatmap"}
     assert len({(t.xaxis, t.yaxis) for t in fig.data}) == 4 * n_heads
@@ -170,13 +179,13 @@ def _grid_content(fig):
 def test_fast_grid_matches_make_subplots_reference(shape, selected, theme, seed):
     p = causal_patterns(shape, seed)
     tokens = [f"w{i % 5}" for i in range(shape[-1])]  # repeats on purpose
-    fast = _grid_content(F.attention_grid(p, tokens, theme=theme, selected=selected))
-    ref = _grid_content(F.attention_grid_reference(p, tokens, theme=theme, selected=selected))
+    fast = _grid_content(attention_grid(p, tokens, theme=theme, selected=selected))
+    ref = _grid_content(attention_grid_reference(p, tokens, theme=theme, selected=selected))
     assert fast == ref
 
 
 def test_grid_labels_only_the_outer_panels():
-    lay = json.loads(F.attention_grid(causal_patterns((4, 2, 5, 5)), list("abcde")).to_json())
+    lay = json.loads(attention_grid(causal_patterns((4, 2, 5, 5)), list("abcde")).to_json())
     shown = {name for name in [f"{a}axis{i if i > 1 else ''}" for a in "xy" for i in range(1, 9)]
              if effective_axis(lay["layout"], name)["showticklabels"]}
     assert shown == {"xaxis7", "xaxis8", "yaxis", "yaxis3", "yaxis5", "yaxis7"}
@@ -184,41 +193,41 @@ def test_grid_labels_only_the_outer_panels():
 
 def test_grid_hides_tick_labels_when_too_many_but_hover_still_names_tokens():
     tokens = [f"t{i}" for i in range(64)]
-    lay = json.loads(F.attention_grid(causal_patterns((4, 4, 64, 64)), tokens).to_json())["layout"]
+    lay = json.loads(attention_grid(causal_patterns((4, 4, 64, 64)), tokens).to_json())["layout"]
     for i in range(1, 17):
         sfx = "" if i == 1 else str(i)
         for axis in ("xaxis" + sfx, "yaxis" + sfx):
             ax = effective_axis(lay, axis)
             assert ax["showticklabels"] is False
-            assert ax["ticktext"] == axis_labels(tokens, F.GRID_LABEL_CHARS)  # drives %{x}/%{y}
+            assert ax["ticktext"] == axis_labels(tokens, GRID_LABEL_CHARS)  # drives %{x}/%{y}
 
 
 def test_grid_skeleton_is_shared_and_never_mutated():
     p = causal_patterns((4, 4, 9, 9))
     tokens = [f"t{i}" for i in range(9)]
-    sk = F._grid_skeleton(4, 4, F.get_theme("light"))
+    sk = _grid_skeleton(4, 4, get_theme("light"))
 
     def snapshot():
         parts = [dict(t) for t in sk.traces] + [dict(t) for t in sk.titles]
         return json.dumps(parts + [dict(sk.layout), dict(sk.axis_style)], sort_keys=True)
 
     before = snapshot()
-    figs = [F.attention_grid(p, tokens, selected=(i % 4, 1)) for i in range(3)]
+    figs = [attention_grid(p, tokens, selected=(i % 4, 1)) for i in range(3)]
     figs[0].update_layout(height=123, annotations=[{"text": "x"}])
     figs[1].data[0].update(name="changed")
     assert snapshot() == before
-    assert F._grid_skeleton(4, 4, F.get_theme("light")) is sk
-    assert F._grid_skeleton.cache_info().maxsize is not None
+    assert _grid_skeleton(4, 4, get_theme("light")) is sk
+    assert _grid_skeleton.cache_info().maxsize is not None
 
 
 def test_grid_rejects_inconsistent_input():
     p = causal_patterns((4, 2, 5, 5))
     with pytest.raises(ValueError):
-        F.attention_grid(p, ["a", "b"])
+        attention_grid(p, ["a", "b"])
     with pytest.raises(ValueError):
-        F.attention_grid(p[0], ["a"] * 5)
+        attention_grid(p[0], ["a"] * 5)
     with pytest.raises(ValueError):
-        F.attention_grid(p, ["a"] * 5, selected=(4, 0))
+        attention_grid(p, ["a"] * 5, selected=(4, 0))
 
 
 # --------------------------------------------------------------------------- gradio
@@ -229,7 +238,7 @@ def test_gr_plot_accepts_figures_and_ships_float32_typed_arrays():
     tokens = [f"t{i}" for i in range(12)]
     p = causal_patterns((4, 4, 12, 12))
     plot = gr.Plot()
-    payload = plot.postprocess(F.attention_grid(p, tokens))
+    payload = plot.postprocess(attention_grid(p, tokens))
     assert payload.type == "plotly"
     data = json.loads(payload.plot)["data"]
     for i, trace in enumerate(data):
@@ -263,7 +272,7 @@ def test_head_heatmap_hover_has_scores_and_marks_masked_cells(mask):
     scaled = (scores / np.sqrt(8)).astype(np.float32)
     blocked = {"causal": np.triu(np.ones((6, 6), dtype=bool), 1),
                "random": rng.random((6, 6)) < 0.4, "none": np.zeros((6, 6), bool)}[mask]
-    fig = F.head_heatmap(p, list("abcdef"), scores=scores, scaled=scaled, mask=blocked)
+    fig = head_heatmap(p, list("abcdef"), scores=scores, scaled=scaled, mask=blocked)
     (weights,) = fig.data  # the scores travel once, in this one trace
     np.testing.assert_array_equal(weights.z, p)
     np.testing.assert_array_equal(weights.customdata, np.stack([scores, scaled], -1))
@@ -276,13 +285,13 @@ def test_head_heatmap_hover_has_scores_and_marks_masked_cells(mask):
         assert not shapes
     else:  # one grey path covers exactly the masked cells
         (shape,) = shapes
-        assert shape.type == "path" and shape.fillcolor == F.get_theme("light").masked
+        assert shape.type == "path" and shape.fillcolor == get_theme("light").masked
         np.testing.assert_array_equal(_path_cells(shape.path, 6), blocked)
     # No mask given: exact zeros are taken as masked; no zeros, no mask shape.
     np.testing.assert_array_equal(
-        _path_cells(F.head_heatmap(p, list("abcdef")).layout.shapes[0].path, 6), p == 0)
-    assert not F.head_heatmap(np.full((3, 3), 1 / 3), list("abc")).layout.shapes
-    assert "customdata" not in F.head_heatmap(p, list("abcdef")).data[0].hovertemplate
+        _path_cells(head_heatmap(p, list("abcdef")).layout.shapes[0].path, 6), p == 0)
+    assert not head_heatmap(np.full((3, 3), 1 / 3), list("abc")).layout.shapes
+    assert "customdata" not in head_heatmap(p, list("abcdef")).data[0].hovertemplate
 
 
 # --------------------------------------------------------------------------- head view
@@ -303,9 +312,9 @@ def _segments(fig):
 
 def test_head_view_draws_only_weights_above_threshold():
     p = causal_patterns((4, 10, 10), seed=5)
-    fig = F.head_view(p, [f"t{i}" for i in range(10)])
+    fig = head_view(p, [f"t{i}" for i in range(10)])
     segs = _segments(fig)
-    expected = {(f"head {h}", q, k) for h, q, k in zip(*np.nonzero(p >= F.LINE_THRESHOLD),
+    expected = {(f"head {h}", q, k) for h, q, k in zip(*np.nonzero(p >= LINE_THRESHOLD),
                                                         strict=True)}
     assert len(segs) == len(set(segs)) == len(expected)
     assert set(segs) == expected
@@ -315,31 +324,31 @@ def test_head_view_draws_only_weights_above_threshold():
 
 def test_head_view_top_k_keeps_each_querys_strongest_keys():
     p = causal_patterns((2, 12, 12), seed=7)
-    fig = F.head_view(p, [f"t{i}" for i in range(12)], top_k=3)
+    fig = head_view(p, [f"t{i}" for i in range(12)], top_k=3)
     segs = set(_segments(fig))
     expected = set()
     for h in range(2):
         for q in range(12):
             strongest = np.argsort(-p[h, q], kind="stable")[:3]
             expected |= {(f"head {h}", q, int(k)) for k in strongest
-                         if p[h, q, k] >= F.LINE_THRESHOLD}
+                         if p[h, q, k] >= LINE_THRESHOLD}
     assert segs == expected
-    assert set(_segments(F.head_view(p, [str(i) for i in range(12)], top_k=12))) == {
-        (f"head {h}", q, k) for h, q, k in zip(*np.nonzero(p >= F.LINE_THRESHOLD),
+    assert set(_segments(head_view(p, [str(i) for i in range(12)], top_k=12))) == {
+        (f"head {h}", q, k) for h, q, k in zip(*np.nonzero(p >= LINE_THRESHOLD),
                                                strict=True)}
 
 
 def test_head_view_has_one_legend_entry_per_head():
     p = causal_patterns((8, 6, 6))
     tokens = list("abcdef")
-    fig = F.head_view(p, tokens)
+    fig = head_view(p, tokens)
     assert [t.name for t in fig.data if t.showlegend] == [f"head {h}" for h in range(8)]
-    fig = F.head_view(p, tokens, heads=[0, 2])
+    fig = head_view(p, tokens, heads=[0, 2])
     assert [t.name for t in fig.data if t.showlegend] == ["head 0", "head 2"]
     assert {name for name, _, _ in _segments(fig)} <= {"head 0", "head 2"}
     # Uniform attention over 64 keys: no weight reaches 0.02, the legend entry stays.
     flat = np.full((2, 64, 64), 1 / 64, dtype=np.float32)
-    fig = F.head_view(flat, [str(i) for i in range(64)])
+    fig = head_view(flat, [str(i) for i in range(64)])
     assert sum(t.showlegend is True for t in fig.data) == 2 and _segments(fig) == []
 
 
@@ -347,7 +356,7 @@ def test_head_view_has_one_legend_entry_per_head():
 
 
 def test_predictions_bar_overlays_comparison_as_outline():
-    fig = F.predictions_bar([(" cat", 0.5), (" dog", 0.25)], compare=[(" dog", 0.6), (" <b>", 0.1)])
+    fig = predictions_bar([(" cat", 0.5), (" dog", 0.25)], compare=[(" dog", 0.6), (" <b>", 0.1)])
     now, before = fig.data
     assert fig.layout.yaxis.ticktext == ("␣cat", "␣dog", "␣&lt;b&gt;")
     np.testing.assert_allclose(now.x, [0.5, 0.25, 0.0])
@@ -355,7 +364,7 @@ def test_predictions_bar_overlays_comparison_as_outline():
     assert before.marker.color == "rgba(0,0,0,0)" and before.marker.line.width > 0
     assert fig.layout.barmode == "overlay"
     assert fig.layout.yaxis.autorange == "reversed"  # most likely on top
-    assert len(F.predictions_bar([("a", 1.0)]).data) == 1
+    assert len(predictions_bar([("a", 1.0)]).data) == 1
 
 
 # --------------------------------------------------------------------------- themes
@@ -381,4 +390,4 @@ def test_themes_set_background_and_font(theme):
 
 def test_unknown_theme_is_an_error():
     with pytest.raises(ValueError):
-        F.predictions_bar([("a", 1.0)], theme="sepia")
+        predictions_bar([("a", 1.0)], theme="sepia")

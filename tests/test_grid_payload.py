@@ -1,4 +1,4 @@
-"""The Explore grid's keystroke path (explorer/grid_payload.py, served by the canvas's
+"""The Explore grid's keystroke path (explorer/views/grid_payload.py, served by the canvas's
 ``grid_data`` server function): the same weights as the straightforward path, plain-text
 labels, every malformed request refused with a message, and each concurrent request
 answered with its own sentence through the real server."""
@@ -10,10 +10,11 @@ import httpx
 import numpy as np
 import pytest
 
-from explorer.analysis import MAX_CHARS
-from explorer.grid_payload import grid_payload, plain_label, read_request, safe_grid_payload
-from explorer.live_figures import to_percent
-from explorer.views import BadControl, explore, parse_controls
+from explorer.analysis.run import MAX_CHARS
+from explorer.figures.live_grid import to_percent
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.explore import explore
+from explorer.views.grid_payload import grid_payload, plain_label, read_request, safe_grid_payload
 from tests.server import app_url  # noqa: F401  (fixture)
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 1, 2, "light"]
@@ -158,7 +159,7 @@ def test_a_keystroke_that_cannot_start_soon_gets_busy_not_a_long_wait(resources,
 def test_the_lean_analysis_of_a_keystroke_matches_the_full_one(resources, mask):
     """detail=False (the keystroke's grid) skips the selected layer's scores, the
     statistics and the as-trained second run, and changes nothing it does compute."""
-    from explorer.analysis import analyse
+    from explorer.analysis.run import analyse
 
     tok, zoo = resources
     model = zoo.get("causal-h4-rotary")

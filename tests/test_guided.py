@@ -4,8 +4,8 @@ shipped default model."""
 
 import pytest
 
-from explorer.guided import REPEAT, steps
-from explorer.views import parse_controls
+from explorer.views.controls import parse_controls
+from explorer.views.guided import REPEAT, steps
 
 FOUND = {"previous_token": {"best": {"layer": 1, "head": 0, "score": 0.55}, "emerged": True},
          "induction": {"random_repeat": {"best": {"layer": 3, "head": 1, "score": 0.78},
@@ -47,8 +47,8 @@ def test_steps_point_at_the_found_heads_or_say_there_are_none():
 def test_the_copying_step_holds_on_the_shipped_default_model(resources):
     """Step 2 says the model guesses the list's next word, and step 3 that switching the
     induction head off loses it: both measured here on the shipped weights."""
-    from explorer.analysis import analyse
-    from explorer.settings import AttentionSettings
+    from explorer.analysis.run import analyse
+    from explorer.models.settings import AttentionSettings
 
     tok, zoo = resources
     path = steps(zoo.evals.get(zoo.default_name))
@@ -64,9 +64,9 @@ def test_the_copying_step_holds_on_the_shipped_default_model(resources):
 def test_the_knob_steps_hold_on_the_shipped_default_model(resources):
     """Step 3: the induction head tops the ablation ranking on the list. Step 4: the mask
     off makes the sentence harder to predict. Step 6: no scaling sharpens the heads."""
-    from explorer.ablation import loss_spec, rank_heads, spec_loss
-    from explorer.analysis import analyse
-    from explorer.settings import AttentionSettings
+    from explorer.analysis.run import analyse
+    from explorer.models.settings import AttentionSettings
+    from explorer.views.ablate import loss_spec, rank_heads, spec_loss
 
     tok, zoo = resources
     model = zoo.get(zoo.default_name)

@@ -24,9 +24,10 @@ import numpy as np
 import pytest
 
 import app
-from explorer.analysis import MAX_CHARS, prepare
-from explorer.labels import EMPTY, SPACE, axis_labels
-from explorer.views import EMPTY_STATE, Controls, explore
+from explorer.analysis.run import MAX_CHARS, prepare
+from explorer.figures.labels import EMPTY, SPACE, axis_labels
+from explorer.views.controls import EMPTY_STATE, Controls
+from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json, heatmaps
 from tests.server import app_url, local_client, serve  # noqa: F401  (fixture)
 
@@ -349,18 +350,19 @@ SECRET = "secret-internal-detail /srv/app/weights"
 
 
 def patch_explore(monkeypatch, replacement) -> list[str]:
-    """Replace ``explorer.views.explore`` wherever the UI imported it (``from explorer.views
-    import explore`` binds a module global: app.py once, ui/explore_tab.py now). The app is
-    built afterwards, so even a closure that captured the function sees the replacement."""
-    import explorer.views
+    """Replace ``explorer.views.explore.explore`` wherever the UI imported it
+    (``from explorer.views.explore import explore`` binds a module global: app.py once,
+    ui/explore_tab.py now). The app is built afterwards, so even a closure that captured the
+    function sees the replacement."""
+    import explorer.views.explore
 
-    original = explorer.views.explore
+    original = explorer.views.explore.explore
     patched = []
     for name, module in list(sys.modules.items()):
         if name != __name__ and getattr(module, "explore", None) is original:
             monkeypatch.setattr(module, "explore", replacement)
             patched.append(name)
-    assert "explorer.views" in patched and len(patched) >= 2, patched  # the UI's copy too
+    assert "explorer.views.explore" in patched and len(patched) >= 2, patched  # the UI's copy too
     return patched
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.head_labels import (
+from explorer.analysis.head_labels import (
     INDUCTION,
     KINDS,
     NO_PATTERN,
@@ -16,8 +16,8 @@ from explorer.head_labels import (
     label_heads,
     offset_scores,
 )
-from explorer.stats import head_stats
-from explorer.views import head_table, named_line
+from explorer.analysis.head_stats import head_stats
+from explorer.views.explore import head_table, named_line
 from tests.conftest import tiny_model
 
 
@@ -83,7 +83,7 @@ def wired_previous_token_model(give_it_a_job: bool):
 def test_a_clear_pattern_without_a_job_is_not_named():
     model = wired_previous_token_model(give_it_a_job=False)
     ids = [5, 9, 3, 7, 11, 2, 8, 4, 6, 10]
-    from explorer.capture import run_with_cache
+    from explorer.models.capture import run_with_cache
 
     _, cache = run_with_cache(model, torch.tensor([ids]), names="*hook_pattern")
     patterns = cache.stack("attn.hook_pattern")[:, 0].numpy()
@@ -97,7 +97,7 @@ def test_a_clear_pattern_without_a_job_is_not_named():
 def test_a_random_model_names_no_checked_head():
     model = tiny_model(seed=3)
     ids = list(range(3, 13))
-    from explorer.capture import run_with_cache
+    from explorer.models.capture import run_with_cache
 
     _, cache = run_with_cache(model, torch.tensor([ids]), names="*hook_pattern")
     labels = label_heads(model, ids, cache.stack("attn.hook_pattern")[:, 0].numpy())
@@ -111,7 +111,7 @@ def test_the_default_model_names_its_previous_token_and_induction_heads(resource
     stated thresholds and pass the switch-off check; the table and line name them."""
     tok, zoo = resources
     model = zoo.get(zoo.default_name)
-    from explorer.analysis import analyse
+    from explorer.analysis.run import analyse
 
     r = analyse(model, tok, "The old man put his hat and coat on the chair by the door.")
     labels = label_heads(model, r.ids, r.patterns, mask_id=tok.mask_id)

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from explorer.head_types import (
+from explorer.analysis.head_stats import classify, head_stats
+from explorer.analysis.head_types import (
     INDUCTION_THRESHOLD,
     KINDS,
     NOT_MEASURABLE,
@@ -13,7 +14,6 @@ from explorer.head_types import (
     induction_targets,
     why,
 )
-from explorer.stats import classify, head_stats
 
 # "a b c d e f a b c d e f": the second half repeats the first.
 REPEATED = [11, 12, 13, 14, 15, 16, 11, 12, 13, 14, 15, 16]

@@ -3,7 +3,7 @@ large, and the guided path's step links and "Set up this step" drive the page.""
 
 import pytest
 
-from explorer.guided import REPEAT
+from explorer.views.guided import REPEAT
 from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
 
 

@@ -4,7 +4,7 @@ time):
 * two students never see each other's attention: hundreds of concurrent ``/explore`` calls
   with random text and random controls, from many threads (one gradio Client each), against
   an app whose queue runs 16 at once; every response must equal the single-request result
-  of ``explorer.views.explore`` for the same input;
+  of ``explorer.views.explore.explore`` for the same input;
 * a bounded queue: a burst beyond ``max_size`` is refused with gradio's "queue full" answer
   and the server keeps serving.
 
@@ -31,16 +31,16 @@ import pytest
 from gradio_client.utils import QueueError
 
 import app
-from explorer.views import (
+from explorer.models.zoo import NAME_RE
+from explorer.views.controls import (
     HEADS,
     MASK_CHOICES,
     OBJECTIVES,
     POSITIONAL,
     SCALE_CHOICES,
-    explore,
     parse_controls,
 )
-from explorer.zoo import NAME_RE
+from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json
 from tests.server import local_client, serve  # noqa: F401  (fixture)
 
@@ -203,14 +203,14 @@ def test_the_explore_capture_itself_is_isolated_across_threads(resources):
 # --- bounded queue ---------------------------------------------------------------------------
 
 def patch_explore(monkeypatch, replacement) -> None:
-    """Replace ``explorer.views.explore`` wherever the UI imported it (app.py once,
+    """Replace ``explorer.views.explore.explore`` wherever the UI imported it (app.py once,
     ui/explore_tab.py now), before the app is built."""
-    original = sys.modules["explorer.views"].explore
+    original = sys.modules["explorer.views.explore"].explore
     patched = [name for name, module in list(sys.modules.items())
                if name != __name__ and getattr(module, "explore", None) is original]
     for name in patched:
         monkeypatch.setattr(sys.modules[name], "explore", replacement)
-    assert "explorer.views" in patched and len(patched) >= 2, patched
+    assert "explorer.views.explore" in patched and len(patched) >= 2, patched
 
 
 def join(base: str, text: str) -> httpx.Response:

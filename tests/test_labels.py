@@ -4,7 +4,7 @@ import html
 
 import pytest
 
-from explorer.labels import (
+from explorer.figures.labels import (
     EMPTY,
     axis_labels,
     display_token,
@@ -85,7 +85,7 @@ def test_safe_text_keeps_ordinary_spaces_for_titles():
 
 
 def test_fast_path_agrees_with_the_per_character_rules():
-    from explorer.labels import _show_char
+    from explorer.figures.labels import _show_char
 
     for cp in [*range(0x20, 0x3200), *range(0xFB00, 0x10000), *range(0x1F300, 0x1F700)]:
         text = "a" + chr(cp) + "b"

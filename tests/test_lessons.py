@@ -10,8 +10,11 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from explorer import lessons as L
-from explorer import teaching_figures as F
+from explorer.analysis import lessons as L
+from explorer.analysis.positional_views import ENCODINGS, encodings_side_by_side
+from explorer.figures.lessons import block_figure, block_stats_figure, scaling_figures
+from explorer.figures.matrices import matrix_figure
+from explorer.figures.positional import encoding_panel_figure, small_multiples
 
 torch.set_num_threads(1)
 
@@ -154,8 +157,8 @@ def test_pre_and_post_ln_step_by_step_equal_the_model_block():
 
 
 def test_five_encodings_side_by_side():
-    panels = L.encodings_side_by_side(n=24, d_model=32, n_heads=4)
-    assert [p.kind for p in panels] == list(L.ENCODINGS)
+    panels = encodings_side_by_side(n=24, d_model=32, n_heads=4)
+    assert [p.kind for p in panels] == list(ENCODINGS)
     none, sin, learned, rotary, alibi = panels
     assert not none.picture.any() and sin.picture.shape == (24, 32)
     np.testing.assert_allclose(np.diag(sin.compare), 1, atol=1e-6)
@@ -165,7 +168,7 @@ def test_five_encodings_side_by_side():
     c = rotary.compare
     np.testing.assert_allclose(c[3, 7], c[10, 14], rtol=1e-5)
     assert alibi.picture[0, 5] == pytest.approx(-5 * 2 ** -2)
-    trained = L.encodings_side_by_side(n=8, d_model=16, n_heads=2,
+    trained = encodings_side_by_side(n=8, d_model=16, n_heads=2,
                                        learned_table=np.ones((128, 16)))
     assert trained[2].trained and trained[2].picture.shape == (8, 16)
 
@@ -173,21 +176,21 @@ def test_five_encodings_side_by_side():
 def test_lesson_figures_are_valid_plotly():
     figs = []
     r = L.self_attention(L.SEED_X)
-    figs.append(F.matrix_figure(r.A, row_names=["a", "b", "c", "d", "e"], colors="weights",
+    figs.append(matrix_figure(r.A, row_names=["a", "b", "c", "d", "e"], colors="weights",
                                 cell_text=".4f", row_sums=True, square=True))
-    figs += F.scaling_figures(L.scaling_curves(samples=50), L.scaling_example(64))
+    figs += scaling_figures(L.scaling_curves(samples=50), L.scaling_example(64))
     m = L.multihead_compare(2)
-    figs.append(F.small_multiples([{"z": m.wide, "title": "a"}, {"z": m.stacked,
+    figs.append(small_multiples([{"z": m.wide, "title": "a"}, {"z": m.stacked,
                                    "title": "b"}], columns=2, cell_text=".2f"))
     me = L.mask_example(True, 2)
-    figs.append(F.matrix_figure(me.masked, row_tokens=me.tokens, col_tokens=me.tokens,
+    figs.append(matrix_figure(me.masked, row_tokens=me.tokens, col_tokens=me.tokens,
                                 cell_text=".2f", square=True))
     b = L.block_orders()
-    figs.append(F.block_figure(b))
-    figs.append(F.block_stats_figure(L.block_sweep(), 1.0, L.output_std(b)))
-    figs += [F.encoding_panel_figure(p) for p in L.encodings_side_by_side()]
+    figs.append(block_figure(b))
+    figs.append(block_stats_figure(L.block_sweep(), 1.0, L.output_std(b)))
+    figs += [encoding_panel_figure(p) for p in encodings_side_by_side()]
     for theme in ("light", "dark"):
-        figs.append(F.block_figure(b, theme=theme))
+        figs.append(block_figure(b, theme=theme))
     for fig in figs:
         spec = json.loads(fig.to_json())
         go.Figure(spec)

@@ -1,9 +1,9 @@
 """The live path draws the same numbers as the straightforward path.
 
-The Explore tab's figures after a pause (:func:`explorer.views.live_rest`) skip plotly.py
+The Explore tab's figures after a pause (:func:`explorer.views.explore.live_rest`) skip plotly.py
 and Gradio's serialisation; its grid is a uint8 mosaic on a canvas
-(:mod:`explorer.grid_payload`, tested in test_grid_payload.py); the ``/explore`` API
-(:func:`explorer.views.explore`) builds ``go.Figure`` objects the obvious way. Here: the
+(:mod:`explorer.views.grid_payload`, tested in test_grid_payload.py); the ``/explore`` API
+(:func:`explorer.views.explore.explore`) builds ``go.Figure`` objects the obvious way. Here: the
 fast JSON equals ``go.Figure.to_json()`` for every builder, the mosaic holds every panel
 rounded to whole percent, and on the real model both paths give the same figures, status
 and table.
@@ -16,9 +16,9 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import figures as F
-from explorer.live_figures import mosaic, panel, to_percent
-from explorer.plotly_json import plot_value, to_json, typed_array
+from explorer.figures import attention, head_view, predictions
+from explorer.figures.live_grid import mosaic, panel, to_percent
+from explorer.figures.plotly_json import plot_value, to_json, typed_array
 from tests.plotdata import decode_array, figure_json, heatmaps
 from tests.test_figures import HOSTILE, causal_patterns
 
@@ -39,8 +39,9 @@ def spec_and_figure(name: str, tokens, **kw):
              "head_view": dict(title=tokens[0], top_k=2),
              "predictions_bar": dict(compare=[(tokens[0], 0.5)], name=tokens[1]),
              "attention_grid": dict(selected=(1, 1))}[name]
-    spec = getattr(F, name + "_spec")(*args, **extra, **kw)
-    return spec, getattr(F, name)(*args, **extra, **kw)
+    module = {"head_view": head_view, "predictions_bar": predictions}.get(name, attention)
+    spec = getattr(module, name + "_spec")(*args, **extra, **kw)
+    return spec, getattr(module, name)(*args, **extra, **kw)
 
 
 @pytest.mark.parametrize("name", ["attention_grid", "head_heatmap", "head_view",
@@ -112,8 +113,9 @@ def test_to_percent_rounds_and_clips():
 ])
 def test_live_update_equals_the_straightforward_one(resources, text, changes):
     """The figures after a pause and the keystroke's grid equal the ``/explore`` API's."""
-    from explorer.grid_payload import grid_payload
-    from explorer.views import Controls, explore, settled_update
+    from explorer.views.controls import Controls
+    from explorer.views.explore import explore, settled_update
+    from explorer.views.grid_payload import grid_payload
 
     tok, zoo = resources
     controls = Controls(**changes)
@@ -146,8 +148,8 @@ def test_logits_at_one_position_are_the_full_forwards(resources, objective):
     same numbers as the full forward there, so the same guesses."""
     import torch
 
-    from explorer.analysis import analyse, top_predictions
-    from explorer.views import Controls
+    from explorer.analysis.run import analyse, top_predictions
+    from explorer.views.controls import Controls
 
     tok, zoo = resources
     model = zoo.get(Controls(objective=objective).checkpoint())

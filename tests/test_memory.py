@@ -29,16 +29,16 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import torch
 
-from explorer.capture import _ACTIVE_CACHE, run_with_cache
-from explorer.views import (
+from explorer.models.capture import _ACTIVE_CACHE, run_with_cache
+from explorer.views.controls import (
     HEADS,
     MASK_CHOICES,
     OBJECTIVES,
     POSITIONAL,
     SCALE_CHOICES,
-    explore,
     parse_controls,
 )
+from explorer.views.explore import explore
 
 WARMUP_CALLS = 120
 CALLS = 2000  # measured calls (target; the deadline caps the time on a slow or busy box)

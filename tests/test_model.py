@@ -4,8 +4,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from explorer.capture import run_with_cache
-from explorer.settings import AttentionSettings
+from explorer.models.capture import run_with_cache
+from explorer.models.settings import AttentionSettings
 from tests.conftest import tiny_model
 
 

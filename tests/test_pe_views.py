@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from explorer.pe_views import (
+from explorer.analysis.positional_views import (
     encoding_view,
     equivariance_gap,
     rotary_offset_scores,
@@ -18,9 +18,9 @@ from explorer.pe_views import (
     word_permutation,
     word_starts,
 )
-from explorer.positional import RotaryEncoding
-from explorer.settings import AttentionSettings
-from explorer.teaching_figures import encoding_figures, shuffle_figures
+from explorer.figures.positional import encoding_figures, shuffle_figures
+from explorer.models.positional import RotaryEncoding
+from explorer.models.settings import AttentionSettings
 from tests.conftest import tiny_config, tiny_model
 
 torch.set_num_threads(1)

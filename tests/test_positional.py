@@ -5,8 +5,8 @@ import math
 import pytest
 import torch
 
-from explorer.capture import run_with_cache
-from explorer.positional import RotaryEncoding, alibi_slopes, sinusoidal_table
+from explorer.models.capture import run_with_cache
+from explorer.models.positional import RotaryEncoding, alibi_slopes, sinusoidal_table
 from tests.conftest import tiny_config, tiny_model
 
 
@@ -87,7 +87,7 @@ def test_alibi_slopes_and_bias_shape():
 
 def test_no_encoding_is_position_blind():
     """Without a mask and without positions, permuting the input permutes the output."""
-    from explorer.settings import AttentionSettings
+    from explorer.models.settings import AttentionSettings
 
     model = tiny_model(pos_encoding="none", causal=False)
     tokens = torch.tensor([[3, 9, 14, 27, 40, 2]])
@@ -99,7 +99,7 @@ def test_no_encoding_is_position_blind():
 
 
 def test_position_aware_encodings_are_not_position_blind():
-    from explorer.settings import AttentionSettings
+    from explorer.models.settings import AttentionSettings
 
     for kind in ("sinusoidal", "learned", "rotary", "alibi"):
         model = tiny_model(pos_encoding=kind, causal=False)

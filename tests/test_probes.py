@@ -1,11 +1,11 @@
-"""Tests for the seeded probe-text generator (explorer/probes.py)."""
+"""Tests for the seeded probe-text generator (explorer/training/probes.py)."""
 
 import re
 from collections import Counter
 
 import pytest
 
-from explorer.probes import (
+from explorer.training.probes import (
     GENERATORS,
     agreement_pairs,
     generate_kind,

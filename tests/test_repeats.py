@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.repeats import KINDS, RepeatRecipe, add_repeats, span_pool
+from explorer.training.repeats import KINDS, RepeatRecipe, add_repeats, span_pool
 
 
 def windows(batch=16, n=65, seed=0):
@@ -82,7 +82,7 @@ def test_bad_recipes_are_refused(bad):
 
 
 def test_span_pool_has_the_most_frequent_tokens_and_words_only_for_words():
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
 
     tok = Tokenizer.train(["the cat sat on the mat, the end."] * 50)
     stream = np.array(tok.encode("the cat sat on the mat, the end. " * 20), dtype=np.uint16)
@@ -124,8 +124,8 @@ def test_lists_write_comma_lists_in_some_rows_and_a_gap_of_text_between_the_copi
 
 
 def test_the_lists_pool_leaves_out_the_list_checks_words():
-    from explorer.head_scores import EVERYDAY_WORDS
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.training.head_scores import EVERYDAY_WORDS
 
     text = "the spoon and the lamp sat by the cat, the dog and the end. "
     tok = Tokenizer.train([text] * 50)

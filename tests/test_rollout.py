@@ -7,8 +7,7 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from explorer.extra_figures import rollout_heatmap
-from explorer.rollout import (
+from explorer.analysis.rollout import (
     attention_rollout,
     clamp_position,
     mixing_matrices,
@@ -17,6 +16,7 @@ from explorer.rollout import (
     rollout,
     rollout_for,
 )
+from explorer.figures.layers_and_training import rollout_heatmap
 from tests.plotdata import figure_json, heatmaps
 from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
@@ -35,8 +35,8 @@ def random_patterns(n_layers=3, n_heads=2, n=5, causal=True, seed=0) -> np.ndarr
 
 @pytest.fixture(scope="module")
 def real():
-    from explorer.tokenizer import Tokenizer
-    from explorer.zoo import CHECKPOINT_DIR, load_zoo
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer import shapes
-from explorer.classify_figures import StripRow, colour_key, evidence_strip
-from explorer.shapes import split_rows
+from explorer.analysis import shapes
+from explorer.analysis.shapes import split_rows
+from explorer.figures.classify import StripRow, colour_key, evidence_strip
 from ui import lessons_tab, shapes_tab
 
 TEXTS = {
@@ -56,7 +56,7 @@ def test_the_evidence_strip_has_a_colour_key():
 
 
 def test_classify_status_says_1_token_not_1_tokens():
-    from explorer.classify_views import status_text
+    from explorer.views.classify import status_text
 
     analysis = type("A", (), {"tokens": ["happy"], "classes": ["negative", "positive"],
                               "predicted": 1, "probs": np.array([0.1, 0.9]), "rule": None,

@@ -8,13 +8,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from explorer import seq2seq_data as data
-from explorer.capture import run_with_cache
-from explorer.checkpoint import load_model, save_model
-from explorer.config import ModelConfig
-from explorer.seq2seq import BOS_ID, EncoderDecoder
-from explorer.settings import AttentionSettings
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.models.capture import run_with_cache
+from explorer.models.checkpoint import load_model, save_model
+from explorer.models.config import ModelConfig
+from explorer.models.encoder_decoder import BOS_ID, EncoderDecoder
+from explorer.models.settings import AttentionSettings
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.training import seq2seq_task as data
 
 ATTN = ["hook_x", "hook_q", "hook_k", "hook_v", "hook_rot_q", "hook_rot_k", "hook_scores",
         "hook_scaled", "hook_masked", "hook_pattern", "hook_z", "hook_concat", "hook_out"]
@@ -229,8 +229,8 @@ def test_parse_source(text, expect):
 
 
 def test_a_few_training_steps_lower_the_loss(tokenizer):
-    from explorer.train import lr_at, make_optimizer
-    from explorer.train_seq2seq import Seq2SeqSettings, loss_on
+    from explorer.training.train import lr_at, make_optimizer
+    from explorer.training.train_seq2seq import Seq2SeqSettings, loss_on
 
     torch.manual_seed(0)
     model = tiny(vocab_size=tokenizer.vocab_size, n_layers=1, n_dec_layers=1).train()
@@ -257,7 +257,7 @@ def test_a_few_training_steps_lower_the_loss(tokenizer):
 
 @pytest.fixture(scope="module")
 def committed(tokenizer_module):
-    from explorer.seq2seq_views import CHECKPOINT, load_seq2seq
+    from explorer.views.seq2seq import CHECKPOINT, load_seq2seq
 
     loaded = load_seq2seq(tokenizer_module)
     if loaded.model is None:
@@ -266,13 +266,13 @@ def committed(tokenizer_module):
 
 
 def test_committed_checkpoint_reaches_its_stated_accuracy(committed):
-    from explorer.train_seq2seq import evaluate
+    from explorer.training.train_seq2seq import evaluate
 
     loaded, stated = committed
     assert stated["task"] == "seq2seq" and stated["metric"] == "accuracy"
     assert stated["accuracy"] >= 0.95
     assert loaded.card["held_out_exact_match"] == stated["accuracy"]
-    assert loaded.card["command"].startswith("python -m explorer.train --task seq2seq")
+    assert loaded.card["command"].startswith("python -m explorer.training.train --task seq2seq")
     measured = evaluate(loaded.model, loaded.ids, stated["n"])
     assert measured["exact_match"] == pytest.approx(stated["accuracy"], abs=0.003)
     assert measured["exact_match"] >= 0.95
@@ -280,13 +280,13 @@ def test_committed_checkpoint_reaches_its_stated_accuracy(committed):
 
 @pytest.fixture
 def tokenizer():
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
 
     return Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
 
 
 @pytest.fixture(scope="module")
 def tokenizer_module():
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
 
     return Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")

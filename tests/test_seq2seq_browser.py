@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer.seq2seq_views import CHECKPOINT
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views.seq2seq import CHECKPOINT
 from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"

@@ -5,12 +5,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from explorer import seq2seq_views as sv
-from explorer.seq2seq_figures import batch_figure, cross_grid
-from explorer.seq2seq_padding import PAD, padded_batch
-from explorer.settings import AttentionSettings
-from explorer.tokenizer import Tokenizer
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.figures.seq2seq import batch_figure, cross_grid
+from explorer.models.settings import AttentionSettings
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views import seq2seq as sv
+from explorer.views.seq2seq_padding import PAD, padded_batch
 
 PLAIN = AttentionSettings()
 
@@ -104,7 +104,7 @@ def test_bad_input_is_a_message_not_a_crash(loaded, text, needle):
 
 def test_missing_checkpoint_is_a_clear_message(tok, tmp_path):
     missing = sv.load_seq2seq(tok, directory=tmp_path)
-    assert missing.model is None and "python -m explorer.train --task seq2seq" in \
+    assert missing.model is None and "python -m explorer.training.train --task seq2seq" in \
         missing.message
     v = sv.seq2seq_view(missing, "cat sun box", "", 1, PLAIN)
     assert v.status.startswith("⚠️") and v.enc_fig is None

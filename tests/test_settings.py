@@ -2,7 +2,7 @@
 
 import pytest
 
-from explorer.settings import AttentionSettings
+from explorer.models.settings import AttentionSettings
 from tests.conftest import tiny_config
 
 

@@ -5,9 +5,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from explorer.analysis import MAX_CHARS
-from explorer.share import PARAMS, parse_query, share_link, share_query
-from explorer.views import (
+from explorer.analysis.run import MAX_CHARS
+from explorer.views.controls import (
     HEADS,
     MASK_CHOICES,
     OBJECTIVES,
@@ -15,6 +14,7 @@ from explorer.views import (
     SCALE_CHOICES,
     Controls,
 )
+from explorer.views.share import PARAMS, parse_query, share_link, share_query
 from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 FIELDS = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer", "head")

@@ -9,9 +9,7 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from explorer.checkpoint import sha256_file
-from explorer.extra_figures import training_chart
-from explorer.snapshots import (
+from explorer.analysis.snapshots import (
     cached_snapshots,
     even_spread,
     induction_trend,
@@ -20,7 +18,9 @@ from explorer.snapshots import (
     previous_token_trend,
     snapshot_view,
 )
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.figures.layers_and_training import training_chart
+from explorer.models.checkpoint import sha256_file
+from explorer.models.zoo import CHECKPOINT_DIR
 from tests.plotdata import decode_array, figure_json, heatmaps
 from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
@@ -32,7 +32,7 @@ TEXT = "Once there was a girl named Mia. Mia had a red ball."
 
 @pytest.fixture(scope="module")
 def tok():
-    from explorer.tokenizer import Tokenizer
+    from explorer.models.tokenizer import Tokenizer
 
     return Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
 
@@ -231,7 +231,7 @@ def test_api_training_empty_text(client):
 
 
 def test_tab_without_snapshots_or_with_bad_controls_explains(tok):
-    from explorer.snapshots import SnapshotSet
+    from explorer.analysis.snapshots import SnapshotSet
     from ui.training_tab import NO_SNAPSHOTS, compute
 
     assert compute(SnapshotSet(NAME, (), ()), tok, TEXT, CONTROLS, 0)[0] == NO_SNAPSHOTS

@@ -11,10 +11,11 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from explorer.settings import AttentionSettings
-from explorer.shapes import SPLIT_HEADERS, TRACE_HEADERS, trace_from_ids
-from explorer.stages import hook_names, stages_from_ids
-from explorer.teaching_figures import matrix_figure, stage_figure, tensor_sizes_figure
+from explorer.analysis.shapes import SPLIT_HEADERS, TRACE_HEADERS, trace_from_ids
+from explorer.analysis.stages import hook_names, stages_from_ids
+from explorer.figures.matrices import matrix_figure, stage_figure
+from explorer.figures.shapes import tensor_sizes_figure
+from explorer.models.settings import AttentionSettings
 from tests.conftest import tiny_model
 
 torch.set_num_threads(1)
@@ -185,8 +186,8 @@ def test_shape_trace_follows_cache_shapes(n):
 
 
 def test_real_checkpoint_stages_when_installed():
-    from explorer.checkpoint import load_model
-    from explorer.zoo import CHECKPOINT_DIR, read_manifest
+    from explorer.models.checkpoint import load_model
+    from explorer.models.zoo import CHECKPOINT_DIR, read_manifest
 
     path = CHECKPOINT_DIR / "causal-h4-rotary.safetensors"
     manifest = read_manifest(CHECKPOINT_DIR)

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from explorer.share import parse_query
+from explorer.views.share import parse_query
 from tests.server import browser, click_tab  # noqa: F401  (fixture)
 from tests.test_extras_browser import (  # noqa: F401  (fixtures)
     WAIT,

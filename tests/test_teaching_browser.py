@@ -95,8 +95,8 @@ def screenshot(page, name: str) -> None:
 def test_teaching_tabs_at_laptop_and_phone_width(chromium, teaching_url):
     """One page: every tab at laptop width (and the knobs reaching them), then the same page
     narrowed to a phone. One page load keeps this quick on a shared 2-core machine."""
-    from explorer.tokenizer import Tokenizer
-    from explorer.zoo import CHECKPOINT_DIR
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.models.zoo import CHECKPOINT_DIR
 
     n_tokens = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(SENTENCE))
     context = chromium.new_context(viewport={"width": 1366, "height": 900})

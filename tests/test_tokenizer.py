@@ -1,18 +1,13 @@
-"""Tests for the byte-level BPE tokenizer (explorer/tokenizer.py)."""
+"""Tests for the byte-level BPE tokenizer (explorer/models/tokenizer.py)."""
 
 import hashlib
 from pathlib import Path
 
 import pytest
 
-from explorer.probes import generate_probes
-from explorer.tokenizer import (
-    VOCAB_SIZE,
-    Tokenizer,
-    main,
-    single_token_share,
-    train_tokenizer,
-)
+from explorer.models.tokenizer import VOCAB_SIZE, Tokenizer, single_token_share
+from explorer.training.probes import generate_probes
+from explorer.training.tokenizer_build import main, train_tokenizer
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKENIZER_JSON = ROOT / "checkpoints" / "tokenizer.json"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.analysis import MAX_CHARS, TOKENS_HELP, plural, prepare, unfamiliar_notice
-from explorer.tokenizer import Tokenizer
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.analysis.run import MAX_CHARS, TOKENS_HELP, plural, prepare, unfamiliar_notice
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import CHECKPOINT_DIR
 
 N_CTX = 128
 

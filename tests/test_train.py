@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.checkpoint import load_model, sha256_file
-from explorer.config import ModelConfig
-from explorer.data import Dataset, DatasetMeta
-from explorer.probes import generate_probes
-from explorer.tokenizer import Tokenizer
-from explorer.train import TrainSettings, lr_at, snapshot_steps, train
+from explorer.models.checkpoint import load_model, sha256_file
+from explorer.models.config import ModelConfig
+from explorer.models.tokenizer import Tokenizer
+from explorer.training.data import Dataset, DatasetMeta
+from explorer.training.probes import generate_probes
+from explorer.training.train import TrainSettings, lr_at, snapshot_steps, train
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +64,7 @@ def test_training_lowers_loss_and_writes_a_card(tiny_setup, causal):
 
 def test_resume_continues_where_it_stopped(tiny_setup, monkeypatch):
     root, tok, tok_path, data = tiny_setup
-    import explorer.train as tr
+    import explorer.training.train as tr
 
     monkeypatch.setattr(tr, "ROOT", root)
     config = small(tok)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from explorer import evaluate as ev
-from explorer import zoo_build, zoo_index
-from explorer.checkpoint import save_model, sha256_file
-from explorer.train import DEFAULT_CORPUS, TrainSettings, parse_args
-from explorer.zoo import CHECKPOINT_DIR, NAME_RE
+from explorer.models.checkpoint import save_model, sha256_file
+from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE
+from explorer.training import evaluate as ev
+from explorer.training import zoo_build, zoo_index
+from explorer.training.train import DEFAULT_CORPUS, TrainSettings, parse_args
 from tests.conftest import tiny_model
 
 
@@ -71,7 +71,7 @@ def test_tokens_argument():
 def test_a_running_trainer_is_detected():
     name = "causal-h3-none"  # no such zoo model: nothing real can be training it
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)",
-                             "-m", "explorer.train", "--name", name])
+                             "-m", "explorer.training.train", "--name", name])
     try:
         for _ in range(50):  # the command line appears once the process has started
             if zoo_build.training_elsewhere(name):
@@ -90,7 +90,7 @@ def test_dry_run_prints_the_plan_and_trains_nothing(capsys):
     out = capsys.readouterr().out
     # plan order, not the order given; the command spells out the architecture
     assert out.index("causal-h1-none") < out.index("causal-h2-learned")
-    assert "python -m explorer.train --name causal-h1-none --heads 1 --pos none" in out
+    assert "python -m explorer.training.train --name causal-h1-none --heads 1 --pos none" in out
     assert not zoo_build.LOCK.exists()
 
 
@@ -107,7 +107,7 @@ def test_evaluate_then_index_on_a_tiny_model(tmp_path):
             "corpus_sha256": sha256_file(DEFAULT_CORPUS),
             "tokenizer_sha256": sha256_file(tmp_path / "tokenizer.json"),
             "dataset": {"val_share": 0.02}, "weights_sha256": sha256_file(weights),
-            "command": f"python -m explorer.train --name {name}",
+            "command": f"python -m explorer.training.train --name {name}",
             "snapshots": [{"file": "step_00001.safetensors", "step": 1, "tokens": 1024}]}
     (tmp_path / f"{name}.json").write_text(json.dumps(card))
     zoo_index.write_index(tmp_path)
@@ -130,7 +130,7 @@ def test_evaluate_then_index_on_a_tiny_model(tmp_path):
         f"{name}.safetensors", f"snapshots/{name}/step_00001.safetensors", "tokenizer.json")}
     readme = first[1]
     assert "not evaluated" not in readme
-    assert f"`{name}`: `python -m explorer.train --name {name}`" in readme
+    assert f"`{name}`: `python -m explorer.training.train --name {name}`" in readme
     assert "Previous-token heads" in readme and "Emerged: none" in readme
     assert "CDLA-Sharing-1.0" in readme and "Eldan" in readme
     assert "Not trained yet: `causal-h4-rotary`" in readme

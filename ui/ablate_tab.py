@@ -12,9 +12,9 @@ import logging
 
 import gradio as gr
 
-from explorer.ablation import RANK_HEADERS, ablate_view, head_choices, ranking_key
-from explorer.analysis import TOKENS_HELP
-from explorer.views import BadControl, parse_controls
+from explorer.analysis.run import TOKENS_HELP
+from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
+from explorer.views.controls import BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

@@ -6,9 +6,9 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis import TOKENS_HELP
-from explorer.classify_views import classify_view, load_classifier
-from explorer.views import BadControl, parse_controls
+from explorer.analysis.run import TOKENS_HELP
+from explorer.views.classify import classify_view, load_classifier
+from explorer.views.controls import BadControl, parse_controls
 from ui.controls import Panel, live_js, wire_live
 
 log = logging.getLogger("attention_explorer")

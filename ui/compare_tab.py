@@ -12,8 +12,8 @@ import logging
 
 import gradio as gr
 
-from explorer.compare import compare_view
-from explorer.views import (
+from explorer.views.compare import compare_view
+from explorer.views.controls import (
     HEADS,
     MASK_CHOICES,
     OBJECTIVES,

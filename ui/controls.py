@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 import gradio as gr
 from gradio.context import get_blocks_context
 
-from explorer.analysis import MAX_CHARS
-from explorer.share import HEAD_MAX
-from explorer.views import (
+from explorer.analysis.run import MAX_CHARS
+from explorer.views.controls import (
     HEADS,
     MASK_CHOICES,
     OBJECTIVES,
@@ -34,11 +33,12 @@ from explorer.views import (
     SCALE_CHOICES,
     TEMPERATURE_RANGE,
 )
+from explorer.views.share import HEAD_MAX
 
 EXAMPLES = [
     "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to",
     # every head the default model is named for at once: the previous-word diagonal, the
-    # copying stripe on the repeat, and the guess continuing the list (explorer.guided)
+    # copying stripe on the repeat, and the guess continuing the list (explorer.views.guided)
     "spoon lamp sock bread egg coat fork shoe. spoon lamp sock bread egg",
     "The dog that the boys liked was happy. The dogs that the boy liked",
     "The animal didn't cross the street because it was too tired.",

@@ -1,7 +1,7 @@
 """The Explore tab: every head at once, one head large, the head view, the guesses.
 
 The grid of every head is the page's own canvas (``static/live_grid.js``, data from
-:mod:`explorer.grid_payload`), not a Plotly figure: it follows each keystroke by asking
+:mod:`explorer.views.grid_payload`), not a Plotly figure: it follows each keystroke by asking
 the server directly (``gr.HTML(server_functions=...)``), so typing skips Gradio's queue
 and Plotly's redraw, the two slow parts of a keystroke (see the module docstring there).
 Knobs, opening the tab and examples still come as Gradio events (``wire_live``); the
@@ -16,16 +16,10 @@ from pathlib import Path
 
 import gradio as gr
 
-from explorer.analysis import TOKENS_HELP
-from explorer.grid_payload import safe_grid_payload
-from explorer.views import (
-    BadControl,
-    clear_heads_view,
-    explore,
-    open_clear_head,
-    parse_controls,
-    settled_update,
-)
+from explorer.analysis.run import TOKENS_HELP
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
+from explorer.views.grid_payload import safe_grid_payload
 from ui.controls import SETTLE_MS, Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

@@ -18,11 +18,11 @@ import logging
 import gradio as gr
 from gradio.context import get_blocks_context
 
-from explorer import figures
-from explorer.analysis import TOKENS_HELP, plural
-from explorer.export import describe, export_capture, pick_model, stamp, write_files
-from explorer.share import HEAD_MAX, parse_query, qr_image, share_link
-from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from explorer.analysis.run import TOKENS_HELP, plural
+from explorer.figures.attention import attention_grid, head_heatmap
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
+from explorer.views.export import describe, export_capture, pick_model, stamp, write_files
+from explorer.views.share import HEAD_MAX, parse_query, qr_image, share_link
 from ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -111,7 +111,7 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
     (and, with or without a link, narrow the Head slider to the shown model's heads).
 
     Call once from ``app.py`` inside ``gr.Blocks``, after the knobs are built. Invalid or
-    missing parameters leave their control unchanged (:func:`explorer.share.parse_query`).
+    missing parameters leave their control unchanged (:func:`explorer.views.share.parse_query`).
     """
     layer_max = _bound(panel.layer, 3)
 
@@ -154,9 +154,9 @@ def view(zoo, tok, text, controls: list, base: str, tab: str | None = None):
     if capture.empty:
         return EMPTY_STATE, None, None, link, qr
     layer, head = picked.layer, picked.head
-    big = figures.head_heatmap(capture.patterns[layer, head], capture.tokens, theme=c.theme,
+    big = head_heatmap(capture.patterns[layer, head], capture.tokens, theme=c.theme,
                                title=f"Layer {layer}, head {head}")
-    grid = figures.attention_grid(capture.patterns, capture.tokens, theme=c.theme,
+    grid = attention_grid(capture.patterns, capture.tokens, theme=c.theme,
                                   selected=(layer, head))
     stamp(big, capture)
     stamp(grid, capture)

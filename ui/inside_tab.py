@@ -6,9 +6,9 @@ import logging
 
 import gradio as gr
 
-from explorer.stages import head_stages, model_line, pick
-from explorer.teaching_figures import stage_figure
-from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from explorer.analysis.stages import head_stages, model_line, pick
+from explorer.figures.matrices import stage_figure
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

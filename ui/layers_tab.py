@@ -6,11 +6,11 @@ import logging
 
 import gradio as gr
 
-from explorer.export import pick_model
-from explorer.extra_figures import rollout_heatmap
-from explorer.labels import display_token
-from explorer.rollout import METHOD_NAMES, clamp_position, rollout_for
-from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from explorer.analysis.rollout import METHOD_NAMES, clamp_position, rollout_for
+from explorer.figures.labels import display_token
+from explorer.figures.layers_and_training import rollout_heatmap
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
+from explorer.views.export import pick_model
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

@@ -9,8 +9,11 @@ import logging
 import gradio as gr
 import numpy as np
 
-from explorer import lessons as L
-from explorer import teaching_figures as F
+from explorer.analysis import lessons as L
+from explorer.analysis.positional_views import ENCODINGS, encodings_side_by_side
+from explorer.figures.lessons import block_figure, block_stats_figure, scaling_figures
+from explorer.figures.matrices import matrix_figure
+from explorer.figures.positional import encoding_panel_figure, small_multiples
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -180,7 +183,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         note6 = gr.Markdown(elem_id="lesson6-note")
         with gr.Row(equal_height=False):
             pe6 = [gr.Plot(show_label=False, elem_id=f"lesson6-{kind}", min_width=160)
-                   for kind in L.ENCODINGS]
+                   for kind in ENCODINGS]
 
     # ------------------------------------------------------------------ computations
 
@@ -196,17 +199,17 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         # Not forced square: four decimals need wide cells on a phone.
         height = 150 + 34 * n
         short = [f"x{i + 1}" for i in range(n)]
-        scores = F.matrix_figure(r.scores, title="Scores A* = X Xᵀ", subtitle=f"[{n} × {n}]",
+        scores = matrix_figure(r.scores, title="Scores A* = X Xᵀ", subtitle=f"[{n} × {n}]",
                                  theme=theme, row_names=names, col_names=short,
                                  row_title="query", col_title="key", cell_text=".4f",
                                  value_name="score", height=height)
-        weights = F.matrix_figure(r.A, title="Weights A = softmax(A*)",
+        weights = matrix_figure(r.A, title="Weights A = softmax(A*)",
                                   subtitle="softmax along each row: every row sums to 1",
                                   theme=theme, row_names=names, col_names=short,
                                   row_title="query", col_title="key", colors="weights",
                                   cell_text=".4f", value_name="weight", height=height)
         notes.append("Row sums of A: " + ", ".join(f"{v:.4f}" for v in r.A.sum(1)) + ".")
-        y = F.matrix_figure(r.Y, title="Outputs Y = A X", subtitle=f"[{n} × {X.shape[1]}]: "
+        y = matrix_figure(r.Y, title="Outputs Y = A X", subtitle=f"[{n} × {X.shape[1]}]: "
                             "the same shape as X, each row a blend of all rows of X",
                             theme=theme, row_names=[f"y{i + 1}" for i in range(n)],
                             col_names=cols, row_title="token", col_title="feature",
@@ -216,7 +219,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def lesson2(theme, d_k):
         curves = _curves()
         example = L.scaling_example(int(d_k or 64))
-        return F.scaling_figures(curves, example, theme=theme)
+        return scaling_figures(curves, example, theme=theme)
 
     def lesson3(theme, heads, scale, causal):
         scale_name = "d_head" if str(scale).startswith("1/√d_head") else "d_model"
@@ -236,13 +239,13 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                         " × ".join(map(str, pair[1])) if pair[1] else "")
             lines.append("| {} | {} | {} | {} |".format(*cell(w), *cell(s)))
         tokens = [f"t{i}" for i in range(r.X.shape[0])]
-        outs = F.small_multiples(
+        outs = small_multiples(
             [{"z": r.wide, "title": "wide: .view / .transpose / .reshape", "rows": tokens},
              {"z": r.stacked, "title": "stacked: torch.cat of single heads", "rows": tokens}],
             columns=2, title=f"The output of {r.n_heads} heads, two ways — [4 × {r.d_model}]",
             subtitle=f"d_head = {r.d_head}. Same weights, same numbers (hover a cell).",
             theme=theme, panel_height=150)
-        pats = F.small_multiples(
+        pats = small_multiples(
             [{"z": p, "title": f"head {h}", "rows": tokens, "cols": tokens}
              for h, p in enumerate(r.patterns)],
             columns=min(4, r.n_heads), title="Each head's own attention pattern",
@@ -260,12 +263,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         if r.causal:
             lines.append(f"Largest weight above the diagonal: **{above:g}** (exactly zero).")
         lines.append("Row sums: " + ", ".join(f"{s:.4f}" for s in r.pattern.sum(1)) + ".")
-        masked = F.matrix_figure(r.masked, title="Scores after the mask",
+        masked = matrix_figure(r.masked, title="Scores after the mask",
                                  subtitle="grey −∞ cells: masked before the softmax",
                                  theme=theme, row_tokens=r.tokens, col_tokens=r.tokens,
                                  row_title="query", col_title="key", cell_text=".2f",
                                  square=True, value_name="score")
-        pattern = F.matrix_figure(r.pattern, title="Weights after the softmax",
+        pattern = matrix_figure(r.pattern, title="Weights after the softmax",
                                   subtitle="masked keys get exactly 0", theme=theme,
                                   row_tokens=r.tokens, col_tokens=r.tokens,
                                   row_title="query", col_title="key", colors="weights",
@@ -289,8 +292,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                      f"{'✔' if r.pre_matches_model and r.post_matches_model else '✘'}")
         sweep = L.block_sweep(X)
         return ("\n\n".join(notes),
-                F.block_stats_figure(sweep, factor, (pre_std, post_std), theme=theme),
-                F.block_figure(r, theme=theme))
+                block_stats_figure(sweep, factor, (pre_std, post_std), theme=theme),
+                block_figure(r, theme=theme))
 
     def lesson6(theme, n):
         table = _learned_table(zoo)
@@ -298,10 +301,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         d_model, n_heads = base.d_model, base.n_heads
         if table is not None:
             d_model = table.shape[1]
-        panels = L.encodings_side_by_side(int(n or 32), d_model, n_heads, table)
+        panels = encodings_side_by_side(int(n or 32), d_model, n_heads, table)
         note = ("" if table is not None else "No model with a learned table is trained yet: "
                 "the *learned* panel shows an untrained (random) table.")
-        return [note, *(F.encoding_panel_figure(p, theme=theme) for p in panels)]
+        return [note, *(encoding_panel_figure(p, theme=theme) for p in panels)]
 
     _cache: dict = {}
 

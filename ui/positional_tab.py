@@ -8,11 +8,16 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis import prepare
-from explorer.pe_views import KIND_NAMES, encoding_view, equivariance_gap, shuffle_experiment
-from explorer.stages import model_line, pick
-from explorer.teaching_figures import encoding_figures, shuffle_figures
-from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from explorer.analysis.positional_views import (
+    KIND_NAMES,
+    encoding_view,
+    equivariance_gap,
+    shuffle_experiment,
+)
+from explorer.analysis.run import prepare
+from explorer.analysis.stages import model_line, pick
+from explorer.figures.positional import encoding_figures, shuffle_figures
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
 from ui.controls import Panel, live_js, wire_live
 
 log = logging.getLogger("attention_explorer")

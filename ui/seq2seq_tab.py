@@ -7,15 +7,15 @@ import logging
 
 import gradio as gr
 
-from explorer.seq2seq_data import MAX_CHARS, MAX_WORDS, MIN_WORDS, WORDS
-from explorer.seq2seq_views import (
+from explorer.training.seq2seq_task import MAX_CHARS, MAX_WORDS, MIN_WORDS, WORDS
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.seq2seq import (
     EXAMPLES,
     OTHER_DEFAULT,
     load_seq2seq,
     seq2seq_view,
     step_view,
 )
-from explorer.views import BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

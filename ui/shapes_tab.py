@@ -7,10 +7,10 @@ import logging
 import gradio as gr
 import pandas as pd
 
-from explorer.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
-from explorer.stages import model_line, pick
-from explorer.teaching_figures import tensor_sizes_figure
-from explorer.views import EMPTY_STATE, BadControl, parse_controls
+from explorer.analysis.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
+from explorer.analysis.stages import model_line, pick
+from explorer.figures.shapes import tensor_sizes_figure
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

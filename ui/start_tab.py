@@ -1,4 +1,4 @@
-"""The "Start here" tab: a guided path (:mod:`explorer.guided`) a teacher runs with a class.
+"""The "Start here" tab: a guided path (:mod:`explorer.views.guided`) a teacher runs with a class.
 
 One step at a time: what to look at, a question to predict, the answer behind a
 "Reveal" fold, and a button that sets the sentence and knobs and opens the view the
@@ -11,8 +11,8 @@ import json
 
 import gradio as gr
 
-from explorer.guided import steps
-from explorer.zoo import DEFAULT_NAME
+from explorer.models.zoo import DEFAULT_NAME
+from explorer.views.guided import steps
 from ui.controls import Panel
 
 TAB = "start"

@@ -6,9 +6,7 @@ import logging
 
 import gradio as gr
 
-from explorer import figures
-from explorer.extra_figures import training_chart
-from explorer.snapshots import (
+from explorer.analysis.snapshots import (
     SnapshotSet,
     cached_snapshots,
     even_spread,
@@ -16,8 +14,10 @@ from explorer.snapshots import (
     previous_token_trend,
     snapshot_view,
 )
-from explorer.views import EMPTY_STATE, BadControl, parse_controls
-from explorer.zoo import CHECKPOINT_DIR
+from explorer.figures.attention import attention_grid, head_heatmap
+from explorer.figures.layers_and_training import training_chart
+from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -62,8 +62,8 @@ def compute(snaps: SnapshotSet, tok, text, controls: list, index):
                            [(s.step, s.tokens, s.train_loss) for s in snaps.snapshots],
                            r.index, trend=trend, baseline=baseline, theme=c.theme,
                            induction=copying)
-    grid = figures.attention_grid(r.patterns, r.tokens, theme=c.theme, selected=(layer, head))
-    big = figures.head_heatmap(r.patterns[layer, head], r.tokens, theme=c.theme,
+    grid = attention_grid(r.patterns, r.tokens, theme=c.theme, selected=(layer, head))
+    big = head_heatmap(r.patterns[layer, head], r.tokens, theme=c.theme,
                                title=f"Step {snap.step}: layer {layer}, head {head}")
     total = f" of {snaps.total_steps}" if snaps.total_steps else ""
     loss = f" · training loss **{snap.train_loss:.2f}**" if snap.train_loss is not None else ""

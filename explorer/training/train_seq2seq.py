@@ -1,0 +1,209 @@
+"""Train the encoder-decoder:
+``python -m explorer.training.train --task seq2seq --name NAME [options]``.
+
+The task and its data are :mod:`explorer.training.seq2seq_task` (reverse a list of words, all
+generated, seeded). Teacher forcing with cross-entropy on the next target token; AdamW
+with warm-up and cosine decay (the language model's own ``lr_at``/``make_optimizer``);
+CPU, one thread by default, deterministic for a seed. Writes, atomically:
+
+- ``OUT/NAME.safetensors`` (fp16 weights + the config in the header),
+- ``OUT/NAME.json``, the card: config, training settings, examples seen, train loss,
+  held-out exact-match and token accuracy, wall time, tokenizer sha256, the command,
+- ``OUT/eval/NAME.json``: the held-out accuracy the zoo index lists.
+
+Held-out accuracy is measured by greedy decoding, step by step, on word lists the
+training stream never produces (see ``seq2seq_data.is_held_out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import shlex
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+from explorer.models.checkpoint import load_model, save_model, sha256_file
+from explorer.models.config import ModelConfig
+from explorer.models.encoder_decoder import EOS_ID, EncoderDecoder
+from explorer.models.tokenizer import Tokenizer
+from explorer.training import seq2seq_task as data
+from explorer.training.progress import Progress
+from explorer.training.train import lr_at, make_optimizer
+
+ROOT = Path(__file__).resolve().parents[2]
+EVAL_SEED = 20240  # the held-out lists every evaluation uses
+
+
+@dataclass
+class Seq2SeqSettings:
+    steps: int = 1500
+    batch_size: int = 64
+    lr: float = 3e-3
+    min_lr_ratio: float = 0.05
+    warmup_steps: int = 100
+    weight_decay: float = 0.01
+    grad_clip: float = 1.0
+    seed: int = 0
+    eval_n: int = 1000  # held-out lists for the final accuracy
+
+
+def loss_on(model: EncoderDecoder, b: data.Batch) -> torch.Tensor:
+    logits = model(b.src, b.tgt_in, src_padding_mask=b.src_padding_mask,
+                   tgt_padding_mask=b.tgt_padding_mask, fused=True)
+    return F.cross_entropy(logits.flatten(0, 1), b.labels.flatten(),
+                           ignore_index=data.IGNORE_INDEX)
+
+
+@torch.no_grad()
+def evaluate(model: EncoderDecoder, ids: dict[str, int], n: int,
+             seed: int = EVAL_SEED, batch_size: int = 250) -> dict:
+    """Greedy decoding on ``n`` held-out lists: exact match (the whole output, EOS
+    included) and token accuracy (share of target positions, EOS included, right)."""
+    was_training = model.training
+    model.eval()
+    lists = data.sample_lists(n, "held_out", seed)
+    exact = right = total = 0
+    for start in range(0, n, batch_size):
+        b = data.make_batch(lists[start:start + batch_size], ids)
+        out = model.generate(b.src, data.MAX_WORDS + 1, src_padding_mask=b.src_padding_mask)
+        for i, labels in enumerate(b.labels):
+            want = labels[labels != data.IGNORE_INDEX].tolist()  # target then EOS
+            got = out[i].tolist()
+            got = got[: got.index(EOS_ID) + 1] if EOS_ID in got else got
+            exact += got == want
+            right += sum(g == w for g, w in zip(got, want, strict=False))
+            total += len(want)
+    model.train(was_training)
+    return {"exact_match": exact / n, "token_accuracy": right / total, "n": n}
+
+
+def measure(model: EncoderDecoder, tok: Tokenizer, n: int) -> dict:
+    """The eval file's number measured again (tests/test_checkpoints.py): greedy exact match
+    on the same ``n`` held-out lists."""
+    result = evaluate(model, data.word_ids(tok), n)
+    return {"accuracy": result["exact_match"], **result}
+
+
+def _write_json(path: Path, payload: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(payload, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
+          tokenizer_path: Path, command: str = "", quiet: bool = False) -> dict:
+    torch.manual_seed(s.seed)
+    tok = Tokenizer.load(tokenizer_path)
+    ids = data.word_ids(tok)
+    model = EncoderDecoder(config).train()
+    opt = make_optimizer(model, s)
+    batches = data.train_batches(s.batch_size, s.seed, ids)
+    progress = Progress(s.steps, s.batch_size, quiet=quiet, unit="lists")
+    train_loss, history = float("nan"), []
+    start = time.perf_counter()
+    for step in range(1, s.steps + 1):
+        for group in opt.param_groups:
+            group["lr"] = lr_at(step - 1, s.steps, s)
+        loss = loss_on(model, next(batches))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), s.grad_clip)
+        opt.step()
+        value = loss.item()
+        train_loss = value if math.isnan(train_loss) else 0.95 * train_loss + 0.05 * value
+        progress.update(step, train_loss)
+        if step % max(1, s.steps // 10) == 0:
+            acc = evaluate(model, ids, 200)
+            history.append({"step": step, "train_loss": round(train_loss, 4),
+                            "held_out_exact_match_200": acc["exact_match"]})
+            progress.note(f"step {step}: held-out exact match {acc['exact_match']:.1%} (200)")
+    progress.close()
+    wall = time.perf_counter() - start
+
+    weights = save_model(model, out / f"{name}.safetensors", dtype=torch.float16)
+    acc = evaluate(load_model(weights), ids, s.eval_n)  # the fp16 file as it will be served
+    card = {
+        "name": name,
+        "task": "seq2seq",
+        "objective": f"{data.TASK} (encoder-decoder, greedy decoding)",
+        "config": config.to_dict(),
+        "training": asdict(s),
+        "data": {"words": list(data.WORDS), "min_words": data.MIN_WORDS,
+                 "max_words": data.MAX_WORDS, "held_out": f"1 list in {data.HELD_OUT_EVERY} "
+                 "by a stable hash of its words, never trained on",
+                 "eval_seed": EVAL_SEED},
+        "examples_seen": s.steps * s.batch_size,
+        "train_loss": round(train_loss, 4),
+        "held_out_exact_match": acc["exact_match"],
+        "held_out_token_accuracy": round(acc["token_accuracy"], 4),
+        "held_out_n": acc["n"],
+        "history": history,
+        "wall_time_s": round(wall, 1),
+        "threads": torch.get_num_threads(),
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "tokenizer_sha256": sha256_file(tokenizer_path),
+        "weights_sha256": sha256_file(weights),
+        "command": command,
+    }
+    _write_json(out / f"{name}.json", card)
+    _write_json(out / "eval" / f"{name}.json", {
+        "task": "seq2seq", "metric": "accuracy", "accuracy": acc["exact_match"],
+        "n": acc["n"], "token_accuracy": round(acc["token_accuracy"], 4),
+        "weights_sha256": card["weights_sha256"],
+        "what": f"Exact match of greedy decoding (every word and the end token right) on "
+                f"{acc['n']} held-out lists of {data.MIN_WORDS}-{data.MAX_WORDS} words to "
+                "reverse; token accuracy "
+                f"{acc['token_accuracy']:.1%}."})
+    return card
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--name", default="seq2seq-h4-reverse")
+    p.add_argument("--out", type=Path, default=ROOT / "checkpoints")
+    p.add_argument("--tokenizer", type=Path, default=ROOT / "checkpoints" / "tokenizer.json")
+    p.add_argument("--d-model", type=int, default=128)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--layers", type=int, default=2, help="encoder blocks")
+    p.add_argument("--dec-layers", type=int, default=2, help="decoder blocks")
+    p.add_argument("--d-ff", type=int, default=512)
+    p.add_argument("--pos", default="learned", choices=["learned", "sinusoidal"])
+    p.add_argument("--norm", default="pre", choices=["pre", "post"])
+    p.add_argument("--steps", type=int, default=Seq2SeqSettings.steps)
+    p.add_argument("--batch-size", type=int, default=Seq2SeqSettings.batch_size)
+    p.add_argument("--lr", type=float, default=Seq2SeqSettings.lr)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-n", type=int, default=Seq2SeqSettings.eval_n)
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument("--quiet", action="store_true")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """``argv`` is what follows ``--task seq2seq`` on ``python -m explorer.training.train``."""
+    argv = [] if argv is None else list(argv)
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    tok = Tokenizer.load(args.tokenizer)
+    config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
+                         n_dec_layers=args.dec_layers, n_heads=args.heads, d_ff=args.d_ff,
+                         n_ctx=data.MAX_WORDS + 1, pos_encoding=args.pos, causal=True,
+                         norm=args.norm, task="seq2seq")
+    settings = Seq2SeqSettings(steps=args.steps, batch_size=args.batch_size, lr=args.lr,
+                               seed=args.seed, eval_n=args.eval_n)
+    command = "python -m explorer.training.train --task seq2seq " + shlex.join(argv)
+    card = train(args.name, config, settings, args.out, args.tokenizer, command=command,
+                 quiet=args.quiet)
+    print(f"{args.name}: held-out exact match {card['held_out_exact_match']:.1%} "
+          f"(token accuracy {card['held_out_token_accuracy']:.1%}, n={card['held_out_n']}) "
+          f"after {card['examples_seen']:,} lists in {card['wall_time_s']:.0f} s")
+    return card

@@ -1,0 +1,209 @@
+"""Train the whole checkpoint zoo, one model after another, resumably.
+
+``python -m explorer.training.zoo_build [--only NAME ...] [--tokens 12e6] [--threads 1] [--resume]
+[--dry-run]`` trains, in the priority order of :func:`planned_names`, every zoo
+checkpoint that ``checkpoints/`` does not hold yet (weights *and* card), or holds from
+another recipe or budget (its card says what it was trained with). Each is
+trained by calling ``explorer.training.train.main`` with every architecture argument
+spelled out, so the command the card records rebuilds exactly that model. After
+each model: ``explorer.training.evaluate`` for it, then the manifest and README are
+regenerated, so an interrupted build leaves a consistent folder.
+
+``--resume`` is passed on to the trainer, which continues an interrupted run from
+``runs/NAME/resume.safetensors`` (without it a half-trained run starts over).
+A name that an ``explorer.training.train`` process is training right now is skipped. Only one
+builder of the whole plan runs at a time (``runs/zoo_build.lock``); builders given
+disjoint ``--only`` lists take no lock, so a machine with two cores can run two, one
+per core (``nice -n 10 python -m explorer.training.zoo_build --only ... &`` twice).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import torch
+
+from explorer.models.checkpoint import sha256_file
+from explorer.models.zoo import CHECKPOINT_DIR, DEFAULT_NAME, NAME_RE
+from explorer.training import evaluate, train
+from explorer.training.zoo_plan import (  # noqa: F401 (planned_names: the CLI's list)
+    BUDGET,
+    DEFAULT_SNAPSHOTS,
+    RECIPE,
+    SIZE,
+    planned_names,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNS = ROOT / "runs"
+LOCK = RUNS / "zoo_build.lock"
+def tokens_arg(text: str) -> str:
+    """``2e6`` -> ``2000000`` (the trainer reads a float; the card should show the count)."""
+    value = float(text)
+    if value <= 0 or value != int(value):
+        raise argparse.ArgumentTypeError(f"--tokens must be a positive whole number, got {text}")
+    return str(int(value))
+
+
+def train_argv(name: str, tokens: str, threads: int, resume: bool) -> list[str]:
+    """Arguments for ``explorer.training.train.main`` that build ``name`` (seed 0, the
+    zoo's size)."""
+    match = NAME_RE.match(name)
+    if not match:
+        raise ValueError(f"{name!r} is not a zoo name like causal-h4-rotary")
+    objective, heads, pos = match.groups()
+    argv = ["--name", name, "--heads", heads, "--pos", pos]
+    if objective == "bidir":
+        argv.append("--bidirectional")
+    for flag, value in {**SIZE, **RECIPE}.items():
+        argv += [flag, value]
+    argv += ["--tokens", tokens, "--seed", "0", "--threads", str(threads)]
+    if name == DEFAULT_NAME:
+        argv += ["--snapshots", str(DEFAULT_SNAPSHOTS)]
+    if resume:
+        argv.append("--resume")
+    return argv
+
+
+def is_trained(name: str, directory: Path = CHECKPOINT_DIR) -> bool:
+    return all((directory / f"{name}{ext}").exists() for ext in (".safetensors", ".json"))
+
+
+def eval_is_current(name: str, directory: Path = CHECKPOINT_DIR) -> bool:
+    """The eval file exists and was computed from the weights now on disk."""
+    path = directory / "eval" / f"{name}.json"
+    if not path.exists():
+        return False
+    return json.loads(path.read_text()).get("weights_sha256") == sha256_file(
+        directory / f"{name}.safetensors")
+
+
+def training_elsewhere(name: str) -> int | None:
+    """Pid of another ``explorer.training.train`` process training ``name`` (Linux /proc),
+    if any."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if "explorer.training.train" in args and any(
+                a == "--name" and b == name for a, b in zip(args, args[1:], strict=False)):
+            return int(entry.name)
+    return None
+
+
+def is_current(name: str, tokens: str, directory: Path = CHECKPOINT_DIR) -> bool:
+    """The card says this model was trained with ``RECIPE`` and ``tokens``."""
+    try:
+        card = json.loads((directory / f"{name}.json").read_text())
+        t = card["training"]
+    except (OSError, ValueError, KeyError):
+        return False
+    want = {"tokens": int(tokens), "batch_size": int(RECIPE["--batch-size"]),
+            "repeat_share": float(RECIPE["--repeat-share"]),
+            "repeat_kind": RECIPE["--repeat-kind"]}
+    return all(t.get(k) == v for k, v in want.items())
+
+
+def status(name: str, tokens: str = BUDGET) -> str:
+    if is_trained(name) and is_current(name, tokens):
+        return "done"
+    pid = training_elsewhere(name)
+    if pid:
+        return f"busy (pid {pid} is training it)"
+    if (RUNS / name / "resume.safetensors").exists():
+        return "interrupted"
+    return "to retrain" if is_trained(name) else "to train"
+
+
+def acquire_lock() -> None:
+    """One builder at a time; a lock left by a dead process is taken over."""
+    RUNS.mkdir(parents=True, exist_ok=True)
+    if LOCK.exists():
+        pid = int(LOCK.read_text().strip() or 0)
+        if pid and Path(f"/proc/{pid}").exists():
+            raise SystemExit(f"another zoo build (pid {pid}) is running; see {LOCK}")
+        LOCK.unlink()
+    fd = os.open(LOCK, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--only", nargs="+", metavar="NAME", help="train just these zoo names")
+    p.add_argument("--tokens", type=tokens_arg, default=BUDGET, help="budget per model")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument("--resume", action="store_true",
+                   help="continue interrupted runs from runs/NAME/resume.safetensors")
+    p.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    plan = planned_names()
+    names = plan
+    if args.only:
+        unknown = [n for n in args.only if not NAME_RE.match(n)]
+        if unknown:
+            raise SystemExit(f"not zoo names: {', '.join(unknown)}")
+        # plan order first, then any extra valid names in the order given
+        names = [n for n in plan if n in args.only] + [n for n in args.only if n not in plan]
+    states = {name: status(name, args.tokens) for name in names}
+    for name in names:
+        command = "python -m explorer.training.train " + shlex.join(
+            train_argv(name, args.tokens, args.threads, args.resume))
+        note = {"done": "", "interrupted": "  (resumes)" if args.resume else
+                "  (restarts: pass --resume to continue)"}.get(states[name], "")
+        print(f"{name:<22} {states[name]}{note}\n    {command}")
+    todo = [n for n in names if states[n] in ("to train", "to retrain", "interrupted")]
+    print(f"{len(todo)} to train, {sum(s == 'done' for s in states.values())} done, "
+          f"{sum(s.startswith('busy') for s in states.values())} busy")
+    if args.dry_run:
+        return 0
+
+    torch.set_num_threads(args.threads)
+    locked = not args.only
+    if locked:
+        acquire_lock()
+    eval_args = ["--threads", str(args.threads)]
+    try:
+        evaluate_stale(names, eval_args)
+        for name in todo:
+            if training_elsewhere(name):  # started by someone else since the plan was made
+                print(f"skipping {name}: another process is training it")
+                continue
+            if is_trained(name) and is_current(name, args.tokens):  # finished meanwhile
+                print(f"skipping {name}: already trained")
+                continue
+            print(f"=== training {name} ===", flush=True)
+            train.main(train_argv(name, args.tokens, args.threads, args.resume))
+            evaluate.main([name, "--write-index", *eval_args])
+        evaluate_stale(names, eval_args)  # models another process finished meanwhile
+    finally:
+        if locked:
+            LOCK.unlink(missing_ok=True)
+    return 0
+
+
+def evaluate_stale(names: list[str], eval_args: list[str]) -> None:
+    """Evaluate trained models whose eval file is missing or older than their weights."""
+    stale = [n for n in names if is_trained(n) and not eval_is_current(n)
+             and not training_elsewhere(n)]
+    if stale:
+        evaluate.main([*stale, "--write-index", *eval_args])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

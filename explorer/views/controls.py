@@ -1,0 +1,68 @@
+"""The knobs' values as the page offers them, read and checked for one request.
+
+Every view takes the same controls (model, heads, positional encoding, mask, scaling,
+temperature, layer, head, colours): :func:`parse_controls` turns the values the page sent
+into :class:`Controls`, or refuses a value the page never offers with
+:class:`BadControl` (a hand-made request), naming no value back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.models.settings import AttentionSettings
+from explorer.models.zoo import checkpoint_name
+
+# Control choices as the UI shows them -> values the engine understands.
+OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}
+HEADS = (1, 2, 4, 8)
+POSITIONAL = ("none", "sinusoidal", "learned", "rotary", "alibi")
+MASK_CHOICES = {"as trained": None, "on": True, "off": False}
+SCALE_CHOICES = {"1/√d_head": "d_head", "1/√d_model": "d_model", "none": "none"}
+TEMPERATURE_RANGE = (0.1, 5.0)
+EMPTY_STATE = ("✏️ Type a sentence above (or pick an example) to see what every attention "
+               "head does with it.")
+
+
+@dataclass
+class Controls:
+    objective: str = "next word (causal)"
+    heads: int = 4
+    pos: str = "rotary"
+    mask: str = "as trained"
+    scaling: str = "1/√d_head"
+    temperature: float = 1.0
+    layer: int = 0
+    head: int = 0
+    theme: str = "light"
+
+    def checkpoint(self) -> str:
+        return checkpoint_name(OBJECTIVES[self.objective], int(self.heads), self.pos)
+
+    def settings(self) -> AttentionSettings:
+        low, high = TEMPERATURE_RANGE
+        return AttentionSettings(causal=MASK_CHOICES[self.mask],
+                                 scale=SCALE_CHOICES[self.scaling],
+                                 temperature=float(np.clip(float(self.temperature), low, high)))
+
+
+class BadControl(ValueError):
+    """A control value the UI never offers (a hand-made request): refused with a message."""
+
+
+def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, head,
+                   theme) -> Controls:
+    try:
+        controls = Controls(str(objective), int(heads), str(pos), str(mask), str(scaling),
+                            float(temperature), int(layer), int(head),
+                            "dark" if theme == "dark" else "light")
+    except (TypeError, ValueError) as exc:  # the message names no value: nothing echoed back
+        raise BadControl("A control value could not be read.") from exc
+    if (controls.objective not in OBJECTIVES or controls.heads not in HEADS
+            or controls.pos not in POSITIONAL or controls.mask not in MASK_CHOICES
+            or controls.scaling not in SCALE_CHOICES
+            or not np.isfinite(controls.temperature)):
+        raise BadControl("That combination of controls is not offered.")
+    return controls

@@ -1,0 +1,248 @@
+"""What the explorer page shows for one request: control values in, figures and text out.
+
+The UI (``ui/explore_tab.py``) only declares components and wires their events to
+:func:`run_request` + :func:`live_rest` (the figures shown once typing pauses, as plain
+dicts) and :func:`explore` (the ``/explore`` API, as ``go.Figure``); the grid that follows
+each keystroke is :mod:`explorer.views.grid_payload`. This module turns the control values into
+a checkpoint choice and :class:`~explorer.models.settings.AttentionSettings`, runs
+:func:`~explorer.analysis.run.analyse` and builds the figures. No gradio here, and no user
+text ever goes into Markdown: tokens reach the student only through Plotly labels,
+escaped by :mod:`explorer.figures.labels`, or as plain text on the grid's canvas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from explorer.analysis.clear_heads import clear_heads, parse_label, summary
+from explorer.analysis.head_labels import NO_PATTERN, PLAIN, HeadLabels, label_heads
+from explorer.analysis.head_stats import EXPLANATIONS, HeadStats, classify
+from explorer.analysis.run import Analysis, analyse, plural
+from explorer.figures.attention import attention_grid, head_heatmap, head_heatmap_spec
+from explorer.figures.head_view import head_view, head_view_spec
+from explorer.figures.plotly_json import plot_value
+from explorer.figures.predictions import predictions_bar, predictions_bar_spec
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import Zoo
+from explorer.views.controls import EMPTY_STATE, Controls
+
+
+@dataclass
+class ExploreResult:
+    grid: go.Figure | None
+    head: go.Figure | None
+    lines: go.Figure | None
+    predictions: go.Figure | None
+    status: str  # Markdown, no user text
+    head_table: str  # Markdown, no user text
+
+
+WHY = {  # why heads of each named kind exist, for the table's last line
+    "induction": "Looks at the word that followed an earlier copy of the current word, so "
+                 "the model can guess that what came next last time comes next again: the "
+                 "trick behind repeating names and lists (an induction head). It needs a "
+                 "previous-token head in an earlier layer.",
+    "previous-token": EXPLANATIONS["previous-token"],
+    "next-token": "Looks at the word just after: a masked-word model sees both sides, and "
+                  "the next word often gives away the hidden one.",
+    "first-token/sink": EXPLANATIONS["first-token"],
+    "self": EXPLANATIONS["self"],
+    NO_PATTERN: "No single rule on this sentence: switch it off in Ablate, or open it large "
+                "to see which words it picks. Most heads of a small model look like this on "
+                "most sentences.",
+}
+
+
+def head_table(stats: HeadStats, layer: int, selected: int,
+               baseline: HeadStats | None = None, labels: HeadLabels | None = None) -> str:
+    """Per-head numbers of one layer as a Markdown table, then what the selected head's
+    type means. With ``labels`` (:mod:`explorer.analysis.head_labels`) a head is named only when it
+    passed both the threshold and the switch-off check; without, the rough pattern type."""
+    kind_of = ((lambda h: labels.kind(layer, h)) if labels is not None
+               else (lambda h: classify(stats, layer, h)))
+    # Few, narrow columns: the table must fit a phone and a projector at 150 %.
+    lines = [f"| L{layer} | named | the numbers | entropy (bits) |", "|---:|---|---|---:|"]
+    for h in range(stats.entropy.shape[1]):
+        entropy = f"{stats.entropy[layer, h]:.2f}"
+        if baseline is not None:
+            entropy = f"{baseline.entropy[layer, h]:.2f} → {entropy}"
+        mark = " ◀" if h == selected else ""
+        why = (labels.evidence(layer, h) if labels is not None else
+               f"{stats.prev_share[layer, h]:.2f} on previous, "
+               f"{stats.first_share[layer, h]:.2f} on first")
+        lines.append(f"| H{h}{mark} | {kind_of(h)} | {why} | {entropy} |")
+    kind = kind_of(selected)
+    lines += ["", f"**L{layer} H{selected} — {kind}.** {WHY.get(kind, EXPLANATIONS.get(kind))}"]
+    if labels is not None:
+        lines += ["", named_line(labels)]
+    return "\n".join(lines)
+
+
+def named_line(labels: HeadLabels) -> str:
+    """One line naming every head with a name on this sentence, in all layers."""
+    named = labels.named()
+    how = ("Named only when the pattern is clear on this sentence *and* switching the head "
+           "off makes what it predicts worse.")
+    if not labels.repeated and labels.scores.get("previous-token") is not None:
+        how += " Induction was not measured: the sentence said twice would not fit."
+    if not named:
+        return f"**Named heads on this sentence:** none. {how}"
+    items = " · ".join(f"L{la} H{h} {kind} ({PLAIN[kind].split(',')[0]})"
+                       for la, h, kind in named)
+    return f"**Named heads on this sentence:** {items}. {how}"
+
+
+def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
+    parts = []
+    card = zoo.cards.get(name, {})
+    if zoo.untrained:
+        parts.append("⚠️ **No trained checkpoint is installed: this is a random, untrained "
+                     "model.** Train one with `python -m explorer.training.zoo_build`.")
+    else:
+        loss = card.get("val_loss")
+        parts.append(f"Model **{name}**" + (f" (validation loss {loss:.2f})" if loss else ""))
+    parts.append(plural(len(result.tokens), "token"))
+    text = " · ".join(parts)
+    if result.interventions:
+        text += ("\n\n🧪 **Experiment on the trained model:** " + "; ".join(result.interventions)
+                 + ". The model was not trained this way.")
+        if result.baseline_stats is not None and result.stats is not None:
+            before = float(result.baseline_stats.entropy.mean())
+            after = float(result.stats.entropy.mean())
+            text += f" Mean attention entropy {before:.2f} → {after:.2f} bits."
+        if result.baseline_predictions and result.predictions:
+            b_tok, b_p = result.baseline_predictions[0]
+            a_tok, a_p = result.predictions[0]
+            text += (f" Top guess probability {b_p:.0%} → {a_p:.0%}"
+                     + (" (a different token)." if a_tok != b_tok else " (same token)."))
+    for notice in result.notices:
+        text += f"\n\n⚠️ {notice}"
+    return text
+
+
+HEAD_VIEW_ALL_KEYS_UP_TO = 16  # tokens; longer sentences draw each query's strongest keys
+HEAD_VIEW_TOP_K = 3
+
+
+@dataclass
+class Run:
+    """One analysed request, shared by the two ways of drawing it."""
+
+    result: Analysis
+    name: str
+    causal: bool
+    layer: int
+    head: int
+    theme: str
+
+    @property
+    def top_k(self) -> int | None:
+        return None if len(self.result.tokens) <= HEAD_VIEW_ALL_KEYS_UP_TO else HEAD_VIEW_TOP_K
+
+
+def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
+                detail: bool = True) -> Run | tuple[str, str]:
+    """The analysis of one request, or (status, head table) when there is nothing to draw.
+    ``detail``: as :func:`~explorer.analysis.run.analyse` (False: patterns and guesses only)."""
+    name = controls.checkpoint()
+    model = zoo.get(name)
+    if model is None:
+        return "⚠️ " + zoo.why_missing(name), ""
+    text = "" if text is None else str(text)  # a hand-made request may send anything
+    if not text.strip():
+        return EMPTY_STATE, ""
+    config = model.config
+    layer = min(max(controls.layer, 0), config.n_layers - 1)
+    head = min(max(controls.head, 0), config.n_heads - 1)
+    result = analyse(model, tok, text, controls.settings(), layer=layer, detail=detail)
+    if detail and result.ids:
+        result.extra["labels"] = label_heads(model, result.ids, result.patterns,
+                                             controls.settings(), tok.mask_id, result.stats)
+    return Run(result, name, config.causal, layer, head, controls.theme)
+
+
+def _figure_args(run: Run) -> dict:
+    """Keyword arguments of the four builders, the same for both ways of drawing."""
+    r, layer, head, theme = run.result, run.layer, run.head, run.theme
+    where = "next word" if run.causal else "the [mask]"
+    return {
+        "grid": dict(patterns=r.patterns, tokens=r.tokens, theme=theme, selected=(layer, head)),
+        "head": dict(pattern=r.patterns[layer, head], tokens=r.tokens, scores=r.scores[head],
+                     scaled=r.scaled[head], mask=r.blocked[head], theme=theme,
+                     title=f"Layer {layer}, head {head}"),
+        "lines": dict(patterns_layer=r.patterns[layer], tokens=r.tokens, theme=theme,
+                      title=f"Layer {layer}: who looks at whom", top_k=run.top_k),
+        "predictions": dict(preds=r.predictions, theme=theme,
+                            title=f"Model's guesses for {where}",
+                            compare=r.baseline_predictions) if r.predictions else None,
+    }
+
+
+def explore(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> ExploreResult:
+    """The whole update as ``go.Figure`` objects, the straightforward way: the ``/explore``
+    API and the reference the live path (:func:`live_rest`, the grid payload) is tested
+    against."""
+    run = run_request(zoo, tok, text, controls)
+    if not isinstance(run, Run):
+        return ExploreResult(None, None, None, None, *run)
+    args = _figure_args(run)
+    preds = args["predictions"]
+    return ExploreResult(attention_grid(**args["grid"]),
+                         head_heatmap(**args["head"]),
+                         head_view(**args["lines"]),
+                         None if preds is None else predictions_bar(**preds),
+                         status_text(run.result, run.name, zoo),
+                         head_table(run.result.stats, run.layer, run.head,
+                                    run.result.baseline_stats, run.result.extra.get("labels")))
+
+
+def live_rest(pending: Run | None) -> tuple[dict | None, dict | None, dict | None, str]:
+    """(head, head view, guesses, head table) of an analysed request (:func:`run_request`)
+    as the values ``gr.Plot`` sends, drawn when typing pauses: the same figures as
+    :func:`explore`, built as plain dicts and written by orjson."""
+    if pending is None:
+        return None, None, None, ""
+    args = _figure_args(pending)
+    preds = args["predictions"]
+    r = pending.result
+    return (plot_value(head_heatmap_spec(**args["head"])),
+            plot_value(head_view_spec(**args["lines"])),
+            None if preds is None else plot_value(predictions_bar_spec(**preds)),
+            head_table(r.stats, pending.layer, pending.head, r.baseline_stats,
+                       r.extra.get("labels")))
+
+
+def settled_update(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> tuple:
+    """What follows once typing pauses: (head, head view, guesses, head table, status), the
+    figures as :func:`live_rest` builds them; with nothing to draw, None for each figure."""
+    run = run_request(zoo, tok, text, controls)
+    if not isinstance(run, Run):
+        status, table = run
+        return None, None, None, table, status
+    return (*live_rest(run), status_text(run.result, run.name, zoo))
+
+
+def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
+    """(sentence, choice labels) of the "clear heads in this model" pointer for the model
+    these knobs pick; a combination the UI never offers gets a plain message."""
+    try:
+        name = Controls(objective=str(objective), heads=int(heads), pos=str(pos)).checkpoint()
+    except (TypeError, ValueError, KeyError):
+        return "That combination of controls is not offered.", []
+    if zoo.get(name) is None:
+        return "", []
+    found = clear_heads(zoo.evals.get(name))
+    text = summary(name, found, name in zoo.evals)
+    if not zoo.cards.get(name, {}).get("training", {}).get("repeat_share"):
+        text += (" ⚠️ This model is still from the first zoo (2M tokens of plain text), not yet "
+                 "retrained with the recipe that grows named heads (`python -m "
+                 "explorer.training.zoo_build`).")
+    return text, [h.label for h in found]
+
+
+def open_clear_head(label, layer, head) -> tuple[int, int]:
+    """The (layer, head) a pointer choice names, or the sliders' values unchanged."""
+    picked = parse_label(label)
+    return picked if picked is not None else (layer, head)

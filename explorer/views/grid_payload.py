@@ -1,0 +1,114 @@
+"""The Explore grid as plain data for the page's own canvas (``static/live_grid.js``).
+
+Why not a Plotly figure on every keystroke: measured in Chromium on the 2-core box, Gradio's
+plot component spent ~90 ms per update in ``Plotly.react`` plus a resize, and each update
+went through Gradio's queue (join, server-sent events, the page's component tree); together
+~225 ms from key to grid. This payload is what a canvas needs and nothing more, fetched by
+the page through ``gr.HTML(server_functions=...)``: one plain POST answered with JSON.
+
+:func:`grid_payload` returns::
+
+    {"ok": True, "text": str, "controls": [9 control values as parsed],
+     "tokens": [T labels, every character visible, NOT escaped: drawn as canvas text],
+     "layers": L, "heads": H, "n": T,
+     "z": base64 of uint8 [L*T, H*T] whole percent (explorer.figures.live_grid.mosaic),
+     "selected": [layer, head], "colors": {...},
+     "guesses": [[label, probability], ...] (top 3 for the next word / the [mask]),
+     "caption": plain text}
+
+or ``{"ok": False, "text": ..., "controls": ..., "caption": message}``. Labels and messages
+are plain text: the page puts them on a canvas or into ``textContent``, never into HTML,
+so nothing here needs escaping (:mod:`explorer.figures.labels` escapes for Plotly instead).
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import re
+from dataclasses import astuple
+from typing import Any
+
+from explorer.analysis.run import MAX_CHARS, plural
+from explorer.figures.attention import GRID_LABEL_CHARS
+from explorer.figures.labels import ELLIPSIS, display_token
+from explorer.figures.live_grid import mosaic
+from explorer.figures.themes import COLORSCALE, get_theme
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import Zoo
+from explorer.views.controls import BadControl, Controls, parse_controls
+from explorer.views.explore import run_request
+
+log = logging.getLogger("attention_explorer")
+N_CONTROLS = 9  # the values after the sentence, in parse_controls order
+GUESSES = 3
+FAILED = "Something went wrong with this request. Please try again."
+
+
+def plain_label(token: str, max_chars: int = GRID_LABEL_CHARS) -> str:
+    """A token as the student sees it (spaces as ␣, invisible characters shown), cut with
+    … past ``max_chars``. Plain text: for a canvas or ``textContent`` only."""
+    shown = display_token(token)
+    return shown if len(shown) <= max_chars else shown[: max_chars - 1] + ELLIPSIS
+
+
+def plain_status(markdown: str) -> str:
+    """A status message of :mod:`explorer.views.explore` (Markdown we wrote, no user text) as one
+    plain line: emphasis and code marks dropped, paragraphs joined."""
+    return re.sub(r"\s*\n+\s*", " ", re.sub(r"[*`]", "", markdown)).strip()
+
+
+def read_request(request: Any) -> tuple[str, Controls]:
+    """``{"text": str, "controls": [9 values]}`` as the page sends it -> (text, controls).
+    Anything else (a hand-made request) raises :class:`BadControl` with a message that
+    echoes nothing back. Over-long text is cut later with a notice, as on every path."""
+    if not isinstance(request, dict):
+        raise BadControl("The request could not be read.")
+    text, controls = request.get("text"), request.get("controls")
+    if not isinstance(text, str) or not isinstance(controls, list) \
+            or len(controls) != N_CONTROLS:
+        raise BadControl("The request could not be read.")
+    # a cut well past MAX_CHARS before any work; analyse() cuts at MAX_CHARS with a notice
+    return text[: MAX_CHARS + 1], parse_controls(*controls)
+
+
+def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dict:
+    """Everything the canvas draws for one request (see the module docstring)."""
+    base = {"text": text, "controls": list(astuple(controls))}  # parse_controls order
+    run = run_request(zoo, tok, text, controls, detail=False)  # patterns + guesses only
+    if isinstance(run, tuple):  # no model, or nothing typed: the message instead of a grid
+        return {"ok": False, **base, "caption": plain_status(run[0])}
+    r = run.result
+    n_layers, n_heads, n = r.patterns.shape[:3]
+    th = get_theme(run.theme)
+    caption = plural(n, "token")
+    if r.interventions:
+        caption += " · 🧪 experiment: " + "; ".join(r.interventions)
+    for notice in r.notices:
+        caption += " · ⚠️ " + plain_status(notice)
+    return {
+        "ok": True, **base,
+        "tokens": [plain_label(t) for t in r.tokens],
+        "layers": n_layers, "heads": n_heads, "n": n,
+        "z": base64.b64encode(mosaic(r.patterns).tobytes()).decode("ascii"),
+        "selected": [run.layer, run.head],
+        "colors": {"paper": th.paper, "font": th.font, "muted": th.muted,
+                   "accent": th.accent, "scale": [list(s) for s in COLORSCALE]},
+        "guesses": [[plain_label(t, 24), round(float(p), 4)]
+                    for t, p in r.predictions[:GUESSES]],
+        "where": "next word" if run.causal else "[mask]",
+        "caption": caption,
+    }
+
+
+def safe_grid_payload(zoo: Zoo, tok: Tokenizer, request: Any) -> dict:
+    """:func:`grid_payload` of a raw request from the page; never raises: a bad request
+    gets its message, anything unexpected a generic one (the details go to the log)."""
+    try:
+        text, controls = read_request(request)
+        return grid_payload(zoo, tok, text, controls)
+    except BadControl as exc:
+        return {"ok": False, "caption": f"⚠️ {exc}"}
+    except Exception:  # never show a student a stack trace
+        log.exception("grid payload failed")
+        return {"ok": False, "caption": f"⚠️ {FAILED}"}
