@@ -11,20 +11,18 @@ import torch
 import torch.nn.functional as F
 
 from explorer.analysis.head_types import head_types
+from explorer.analysis.losses import MAX_MASKED, loss_spec, spec_loss
 from explorer.models.capture import run_with_cache
 from explorer.models.settings import AttentionSettings
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.ablate import (
-    MAX_MASKED,
     RANK_HEADERS,
     ablate,
     head_choices,
-    loss_spec,
     parse_heads,
     rank_heads,
     ranking_rows,
-    spec_loss,
     with_heads_off,
 )
 from tests.conftest import tiny_model

@@ -64,9 +64,10 @@ def test_the_copying_step_holds_on_the_shipped_default_model(resources):
 def test_the_knob_steps_hold_on_the_shipped_default_model(resources):
     """Step 3: the induction head tops the ablation ranking on the list. Step 4: the mask
     off makes the sentence harder to predict. Step 6: no scaling sharpens the heads."""
+    from explorer.analysis.losses import loss_spec, spec_loss
     from explorer.analysis.run import analyse
     from explorer.models.settings import AttentionSettings
-    from explorer.views.ablate import loss_spec, rank_heads, spec_loss
+    from explorer.views.ablate import rank_heads
 
     tok, zoo = resources
     model = zoo.get(zoo.default_name)

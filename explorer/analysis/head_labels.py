@@ -31,9 +31,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from explorer.analysis.head_stats import HeadStats, head_stats
+from explorer.analysis.losses import LossSpec, loss_spec, positions_spec, spec_loss
 from explorer.models.capture import run_with_cache
 from explorer.models.settings import AttentionSettings
 from explorer.models.transformer import Transformer
@@ -46,7 +46,6 @@ KINDS = (INDUCTION, PREVIOUS, NEXT, SINK, SELF, NO_PATTERN)
 
 THRESHOLDS = {INDUCTION: 0.3, PREVIOUS: 0.5, NEXT: 0.5, SINK: 0.5, SELF: 0.5}
 CHECKED = (INDUCTION, PREVIOUS, NEXT)  # kinds that must also pass the switch-off check
-MAX_MASKED = 16  # masked-word loss: positions scored, one batch row each
 CHECK_NATS = 0.1  # loss rise (nats per token) that counts as "switching it off breaks it"
 
 PLAIN = {
@@ -127,33 +126,6 @@ def copy_scores(patterns: np.ndarray, n: int) -> np.ndarray:
     return patterns[..., q, q - n + 1].mean(-1)
 
 
-def _loss(model: Transformer, tokens: torch.Tensor, positions: torch.Tensor,
-          settings: AttentionSettings) -> float:
-    """Mean next-token loss at ``positions`` (each predicts the token after it)."""
-    with torch.inference_mode():
-        logits = model(tokens, settings=settings, fused=True)[0]  # [pos, vocab]
-    logp = F.log_softmax(logits[positions].double(), -1)
-    return float(-logp.gather(-1, tokens[0, positions + 1, None]).mean())
-
-
-def _masked_loss(model: Transformer, ids: Sequence[int], mask_id: int,
-                 settings: AttentionSettings) -> float:
-    """Masked-word models: mean loss of guessing a token when it alone is hidden, at up to
-    ``MAX_MASKED`` evenly spread positions (one batch row each; the student's own [mask]
-    tokens are not scored)."""
-    where = [i for i, t in enumerate(ids) if t != mask_id]
-    if not where:
-        return float("nan")
-    where = sorted({where[int(i)] for i in np.linspace(0, len(where) - 1, MAX_MASKED).round()})
-    rows, cols = torch.arange(len(where)), torch.tensor(where)
-    batch = torch.tensor([list(ids)] * len(where))
-    batch[rows, cols] = mask_id
-    with torch.inference_mode():
-        logits = model(batch, settings=settings, fused=True)  # [rows, pos, vocab]
-    logp = F.log_softmax(logits[rows, cols].double(), -1)
-    return float(-logp[rows, torch.tensor([ids[i] for i in where])].mean())
-
-
 def label_heads(model: Transformer, ids: Sequence[int], patterns: np.ndarray,
                 settings: AttentionSettings | None = None, mask_id: int | None = None,
                 stats: HeadStats | None = None) -> HeadLabels:
@@ -186,11 +158,10 @@ def label_heads(model: Transformer, ids: Sequence[int], patterns: np.ndarray,
         out = {}
         if rep is not None:  # the second copy, from its second token: what copying predicts
             n = len(ids)
-            out["copy"] = _loss(model, torch.tensor([rep]), torch.arange(n, 2 * n - 1), s)
-        if cfg.causal:
-            out["text"] = _loss(model, torch.tensor([ids]), torch.arange(len(ids) - 1), s)
-        elif mask_id is not None:
-            out["text"] = _masked_loss(model, ids, mask_id, s)
+            out["copy"] = spec_loss(model, positions_spec(rep, range(n, 2 * n - 1)), s)
+        if cfg.causal or mask_id is not None:
+            spec = loss_spec(ids, cfg.causal, mask_id if mask_id is not None else -1)
+            out["text"] = spec_loss(model, spec, s) if isinstance(spec, LossSpec) else np.nan
         return out
 
     needs = {INDUCTION: ("copy",), PREVIOUS: ("copy", "text"), NEXT: ("text",)}

@@ -22,6 +22,17 @@ class HeadStats:
     self_share: np.ndarray  # [layer, head] mean weight on the token itself
 
 
+def previous_token_share(patterns: np.ndarray) -> np.ndarray:
+    """``[layer, head]``: mean weight each query (from the 2nd on) puts on the token
+    right before it. 0 for a one-token sentence."""
+    p = np.asarray(patterns, dtype=np.float64)
+    n = p.shape[-1]
+    if n < 2:
+        return np.zeros(p.shape[:2])
+    idx = np.arange(1, n)
+    return p[..., idx, idx - 1].mean(-1)
+
+
 def head_stats(patterns: np.ndarray) -> HeadStats:
     p = np.asarray(patterns, dtype=np.float64)
     n = p.shape[-1]
@@ -36,12 +47,11 @@ def head_stats(patterns: np.ndarray) -> HeadStats:
         norm = np.where(could_see > 1, row_entropy / np.log2(np.maximum(could_see, 2)), 0.0)
     rows = slice(1, None) if n > 1 else slice(0, None)
     idx = np.arange(n)
-    prev = p[..., idx[1:], idx[:-1]] if n > 1 else np.zeros(p.shape[:2] + (1,))
     return HeadStats(
         entropy=row_entropy.mean(-1),
         entropy_norm=(norm[..., rows].mean(-1) if n > 1 else np.zeros(p.shape[:2])),
         max_weight=p.max(-1).mean(-1),
-        prev_share=prev.mean(-1),
+        prev_share=previous_token_share(p),
         first_share=p[..., rows, 0].mean(-1),
         self_share=p[..., idx, idx].mean(-1),
     )

@@ -32,6 +32,7 @@ import numpy as np
 import torch
 
 from explorer.analysis.head_labels import copy_scores, doubled
+from explorer.analysis.head_stats import previous_token_share
 from explorer.analysis.run import prepare
 from explorer.models.capture import run_with_cache
 from explorer.models.checkpoint import CheckpointError, load_model, read_config
@@ -161,17 +162,6 @@ def cached_snapshots(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_NAME,
 
 
 # --------------------------------------------------------------------------- one request
-
-
-def previous_token_share(patterns: np.ndarray) -> np.ndarray:
-    """``[layer, head]``: mean weight each query (from the 2nd on) puts on the token
-    right before it. 0 for a one-token sentence."""
-    p = np.asarray(patterns, dtype=np.float64)
-    n = p.shape[-1]
-    if n < 2:
-        return np.zeros(p.shape[:2])
-    idx = np.arange(1, n)
-    return p[..., idx, idx - 1].mean(-1)
 
 
 @dataclass

@@ -29,10 +29,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
-import torch
-import torch.nn.functional as F
 
 from explorer.analysis.head_types import HeadTypes, head_types, why
+from explorer.analysis.losses import LossSpec, loss_spec, spec_loss
 from explorer.figures import compare as compare_figures
 from explorer.figures.attention import attention_grid
 from explorer.figures.predictions import predictions_bar
@@ -43,7 +42,6 @@ from explorer.models.zoo import Zoo
 from explorer.views.compare import Run, moved_share, prediction_rows, run
 from explorer.views.controls import EMPTY_STATE, Controls
 
-MAX_MASKED = 16  # masked-word loss: positions scored (one batch row each)
 LABEL = re.compile(r"^L(\d+) H(\d+)$")
 Head = tuple[int, int]
 
@@ -69,60 +67,6 @@ def parse_heads(labels: Iterable[str] | None, n_layers: int,
         else:
             dropped.append(str(label))
     return tuple(sorted(heads)), dropped
-
-
-# --------------------------------------------------------------------------- loss
-
-
-@dataclass(frozen=True)
-class LossSpec:
-    """Which positions are scored and how, for one sentence and one model."""
-
-    tokens: torch.Tensor  # [batch, T] the inputs of the one forward pass
-    rows: torch.Tensor  # [n] batch row of each scored position
-    cols: torch.Tensor  # [n] position whose logits are read
-    targets: torch.Tensor  # [n] the right answers
-    how: str  # plain words, no user text
-
-    @property
-    def positions(self) -> int:
-        return int(self.targets.numel())
-
-
-def loss_spec(ids: Sequence[int], causal_model: bool, mask_id: int,
-              max_masked: int = MAX_MASKED) -> LossSpec | str:
-    """The scored positions, or a plain-words reason why this sentence has none."""
-    ids = list(ids)
-    if causal_model:
-        if len(ids) < 2:
-            return "The loss needs at least two tokens (one to read, one to guess)."
-        n = len(ids) - 1
-        return LossSpec(torch.tensor([ids]), torch.zeros(n, dtype=torch.long),
-                        torch.arange(n), torch.tensor(ids[1:]),
-                        f"mean next-word cross-entropy over {n} positions")
-    scorable = [i for i, t in enumerate(ids) if t != mask_id]
-    if not scorable:
-        return "The loss needs at least one word that is not [mask]."
-    if len(scorable) > max_masked:
-        picks = np.linspace(0, len(scorable) - 1, max_masked).round().astype(int)
-        scorable = [scorable[i] for i in dict.fromkeys(picks.tolist())]
-    batch = torch.tensor([ids] * len(scorable))
-    cols = torch.tensor(scorable)
-    batch[torch.arange(len(scorable)), cols] = mask_id
-    return LossSpec(batch, torch.arange(len(scorable)), cols,
-                    torch.tensor([ids[i] for i in scorable]),
-                    f"mean cross-entropy of guessing each word when it is hidden as [mask], "
-                    f"over {len(scorable)} positions")
-
-
-def spec_loss(model: Transformer, spec: LossSpec,
-              settings: AttentionSettings | None = None) -> float:
-    """The loss of one configuration (the fused attention path: no capture needed)."""
-    device = next(model.parameters()).device
-    with torch.inference_mode():
-        logits = model(spec.tokens.to(device), settings=settings, fused=True).float().cpu()
-    picked = logits[spec.rows, spec.cols]  # [n, vocab]
-    return float(F.cross_entropy(picked, spec.targets))
 
 
 @dataclass(frozen=True)
