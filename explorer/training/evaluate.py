@@ -64,6 +64,7 @@ from explorer.training.head_scores import (
 )
 from explorer.training.probes import agreement_pairs, generate_kind, pronoun_pairs
 from explorer.training.train import DEFAULT_CORPUS, TrainSettings, make_batch
+from explorer.training.zoo_index import write_index
 
 EVAL_DIR = CHECKPOINT_DIR / "eval"
 VAL_SEED = 1234  # the trainer's validation batches use this generator seed (train.evaluate)
@@ -442,8 +443,6 @@ def main(argv: list[str] | None = None) -> None:
         path = write_eval(result)
         print(f"{summary_line(result)}  [{time.perf_counter() - t0:.0f} s -> {path.name}]")
     if args.write_index:
-        from explorer.training.zoo_index import write_index
-
         for path in write_index():
             print(f"wrote {path}")
 
