@@ -2,8 +2,9 @@
 
 ``python -m scripts.study`` reads every card under ``checkpoints/study/`` (one per
 variant, copied there from the run's ``--out`` folder: cards only, no weights), and
-writes ``checkpoints/study/curves.svg`` (five panels: best previous-token head, best
-induction head, copy gain, held-out loss, share of repeated lists continued) and
+writes ``checkpoints/study/curves.svg`` (six panels: best previous-token head, best
+induction head, copy gain, held-out loss, share of repeated lists continued, written with
+spaces (the headline) and with commas) and
 ``checkpoints/study/README.md`` (the same numbers as a table, with each variant's
 command). Plain SVG, no plotting library: the page and GitHub both show it.
 """
@@ -23,6 +24,8 @@ PANELS = (  # (title, how to read a point from a history entry, y range, target 
     ("best induction head", lambda h: h["heads"]["induction"]["score"], (0, 1), 0.3),
     ("copy gain (nats)", lambda h: h["heads"]["copy_gain_nats"], (0, 10), 1.0),
     ("held-out loss (nats)", lambda h: h["val_loss"], (2.4, 4.4), 2.8),
+    ("lists continued (headline)", lambda h: h["heads"].get("list_continuation"), (0, 1),
+     2 / 3),
     ("lists continued, commas", lambda h: h["heads"].get("list_continuation_comma"), (0, 1),
      2 / 3),
 )
@@ -93,7 +96,7 @@ def svg(cards: dict[str, dict]) -> str:
 
 
 def _or_dash(value) -> str:
-    return "-" if value is None else str(value)
+    return "-" if value is None else f"{value:.2f}"
 
 
 def row(name: str, card: dict) -> str:
@@ -105,12 +108,14 @@ def row(name: str, card: dict) -> str:
     t = card["training"]
     recipe = (f"{t.get('repeat_share', 0):.0%} {t.get('repeat_kind', '-')}, "
               f"{t.get('repeat_min', '-')}-{t.get('repeat_max', '-')} tokens"
+              + (f", up to {t['repeat_gap']} between" if t.get("repeat_gap") else "")
               if t.get("repeat_share") else "plain text")
     return (f"| {name} | {recipe} | {card['tokens_seen'] / 1e6:.1f}M | "
             f"{final.get('previous_token', {}).get('score', float('nan')):.2f} | "
             f"{final.get('induction', {}).get('score', float('nan')):.2f} | "
             f"{'%.1fM' % (first_ind / 1e6) if first_ind else 'never'} | "
             f"{final.get('copy_gain_nats', float('nan')):.1f} | "
+            f"{_or_dash(final.get('list_continuation'))} | "
             f"{_or_dash(final.get('list_continuation_comma'))} | "
             f"{vals[-1]['val_loss'] if vals else float('nan'):.3f} | "
             f"{card.get('tokens_per_s') or '-'} |")
@@ -125,13 +130,12 @@ def readme(cards: dict[str, dict], notes: str) -> str:
              "ran: the best previous-token head on validation stories, the best induction "
              "head and the copy gain on 20 random common words said twice, the held-out story "
              "loss, and the share of 12 lists of everyday words (not the training probes' "
-             "words or frame), written with commas, whose repeat the top guess continues "
-             "(the space-separated frame, the headline of the evaluation, is in the notes "
-             "below).", "",
+             "words or frame) whose repeat the top guess continues, written with spaces (the "
+             "headline of the evaluation) and with commas.", "",
              "![curves](curves.svg)", "",
              "| variant | repeated spans | tokens | previous-token | induction | induction "
-             "≥ 0.3 from | copy gain | lists continued (commas) | held-out loss | tokens/s |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "≥ 0.3 from | copy gain | lists continued | lists (commas) | held-out loss | tokens/s |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     lines += [row(n, c) for n, c in cards.items()]
     lines += ["", "Commands:", ""]
     lines += [f"- {n}: `{c.get('command', '')}`" for n, c in cards.items()]
