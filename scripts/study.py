@@ -134,7 +134,8 @@ def readme(cards: dict[str, dict], notes: str) -> str:
              "headline of the evaluation) and with commas.", "",
              "![curves](curves.svg)", "",
              "| variant | repeated spans | tokens | previous-token | induction | induction "
-             "≥ 0.3 from | copy gain | lists continued | lists (commas) | held-out loss | tokens/s |",
+             "≥ 0.3 from | copy gain | lists continued | lists (commas) | held-out loss "
+             "| tokens/s |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     lines += [row(n, c) for n, c in cards.items()]
     lines += ["", "Commands:", ""]

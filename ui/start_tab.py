@@ -20,7 +20,7 @@ TITLE = "Start here"
 INTRO = ("**Start here.** Seven short steps through what attention heads do, for a class "
          "or on your own. Read the step, *predict* the answer, then press **Set up this "
          "step**, look, and reveal the answer.")
-# The titles of the views the steps open, as app.TABS shows them (tests/test_guided.py
+# The titles of the views the steps open, as app.TABS shows them (tests/views/test_guided.py
 # checks they agree).
 TITLES = {"explore": "Explore", "ablate": "Ablate", "positional": "Positional encodings",
           "training": "Through training"}

@@ -42,7 +42,7 @@ SEED_X = (
     (0.2345, 0.6789, 0.3456),
 )
 SEED_WORDS = ("This", "is", "an", "example", "sentence")
-# What that notebook printed (4 decimals); tests/test_lessons.py checks we reproduce them.
+# What that notebook printed (4 decimals); tests/analysis/test_lessons.py checks we reproduce them.
 SEED_A = (
     (0.1953, 0.2759, 0.2044, 0.1640, 0.1604),
     (0.1564, 0.3793, 0.1484, 0.1750, 0.1410),

@@ -111,7 +111,7 @@ def _title_annotation(title: str) -> dict:
 
 def _figure(spec: dict) -> go.Figure:
     # _validate=False: skip plotly.py's per-property validation, which costs more
-    # than everything else together. tests/test_figures.py rebuilds every figure
+    # than everything else together. tests/figures/test_figures.py rebuilds every figure
     # with validation on, so a misspelt key cannot slip through.
     return go.Figure(spec, _validate=False)
 

@@ -4,7 +4,7 @@ Same conventions as :mod:`explorer.figures.attention`: pure functions of numpy a
 token strings; every user-derived string through :mod:`explorer.figures.labels`; token
 axes are numeric positions with ``ticktext`` (never categorical, so repeated words
 keep their own columns); titles are annotations; ``go.Figure(..., _validate=False)``
-(``tests/test_rollout.py`` and ``tests/test_snapshots.py`` rebuild each figure
+(``tests/analysis/test_rollout.py`` and ``tests/analysis/test_snapshots.py`` rebuild each figure
 with validation on); light and dark themes from :mod:`explorer.figures.themes`.
 
 * :func:`rollout_heatmap` -- ``[layer, input token]``: how much of one output

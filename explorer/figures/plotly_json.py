@@ -5,7 +5,7 @@ holding str, int, float, bool, None, lists, dicts (read-only ``MappingProxyType`
 numpy arrays. :func:`to_json` writes it with ``orjson``; every numpy array becomes a
 Plotly typed array ``{"dtype": "f4", "bdata": <base64>, "shape": "T, T"}`` exactly as
 plotly.py (>= 6) writes it in ``go.Figure.to_json()`` -- same bytes decoded, checked in
-tests/test_live_figures.py -- without plotly.py's deep copy of the figure, its
+tests/figures/test_live_figures.py -- without plotly.py's deep copy of the figure, its
 per-property validation and its per-array module probing, which cost more than the
 model's forward pass on the live path (benchmarks/run_all.py measures both).
 

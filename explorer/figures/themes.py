@@ -11,7 +11,7 @@ every figure starts from. Colour choices:
   first on white, no black on dark);
 * the selected-head outline is orange, which Viridis never uses;
 * every colour drawn as text (``font``, ``muted``, ``accent``: the selected head's
-  title) has a contrast of at least 4.5:1 with ``paper`` (WCAG AA; tests/test_contrast.py),
+  title) has a contrast of at least 4.5:1 with ``paper`` (WCAG AA; tests/ui/test_contrast.py),
   which is why light mode's orange is a dark one (#c05000, 4.8:1; #e66100 was 3.5:1).
 
 ``template`` is set to an empty dict on purpose: otherwise plotly.py injects

@@ -12,7 +12,7 @@ pos, d_head]`` for per-head q, k, v and outputs.
 
 Attention is computed explicitly (every stage visible) unless ``fused=True``,
 which calls ``F.scaled_dot_product_attention`` for training speed; with the same
-settings both paths agree (see tests/test_model.py).
+settings both paths agree (see tests/models/test_model.py).
 
 The same :class:`Attention` is also cross-attention (``kv=`` another sequence: queries
 from the decoder, keys and values from the encoder's output), which

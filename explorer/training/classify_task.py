@@ -16,7 +16,7 @@ the "not" that belongs to it and ignore the one in the distractor clause.
 Held-out split: each feeling word is held out of training in exactly one of the
 five sentence shapes (:func:`held_out`), so held-out sentences are word/shape pairs
 the model never saw. Every word used is a single token of the project tokenizer
-(checked in tests/test_classifier.py). :func:`rule_label` is an independent
+(checked in tests/models/test_classifier.py). :func:`rule_label` is an independent
 reading of the rule, used to check the generator and to tell a student what the
 rule says about a sentence they typed.
 """

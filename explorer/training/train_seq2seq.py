@@ -85,7 +85,7 @@ def evaluate(model: EncoderDecoder, ids: dict[str, int], n: int,
 
 
 def measure(model: EncoderDecoder, tok: Tokenizer, n: int) -> dict:
-    """The eval file's number measured again (tests/test_checkpoints.py): greedy exact match
+    """The eval file's number measured again (tests/models/test_checkpoints.py): greedy exact match
     on the same ``n`` held-out lists."""
     result = evaluate(model, data.word_ids(tok), n)
     return {"accuracy": result["exact_match"], **result}

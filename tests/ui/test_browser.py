@@ -12,7 +12,7 @@ import pytest
 
 from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 # The grid's panels (whole percent, cut out of the mosaic the canvas drew: static/
 # live_grid.js keeps it, decoded, on the canvas node) as nested lists.

@@ -22,7 +22,7 @@ from explorer.figures.layers_and_training import training_chart
 from explorer.models.checkpoint import sha256_file
 from explorer.models.zoo import CHECKPOINT_DIR
 from tests.plotdata import decode_array, figure_json, heatmaps
-from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
+from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
 NAME = "causal-h4-rotary"

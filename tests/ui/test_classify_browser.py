@@ -13,7 +13,7 @@ from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.classify import DEFAULT_CLASSIFIER
 from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 SENTENCE = "I was not happy because the rain was cold."
 N_TOKENS = 10  # " I was not happy because the rain was cold ." (checked below)
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.server import GRID_DRAWN, browser, click_tab, serve  # noqa: F401  (fixture)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 WAIT = 45000  # ms: generous, the test machine is often busy training
 TABS = [("Through the layers", "layers"), ("Through training", "training"),

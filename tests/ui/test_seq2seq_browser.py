@@ -13,7 +13,7 @@ from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.seq2seq import CHECKPOINT
 from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 LABEL = "Encoder–decoder"
 WORDS = "dog moon tree cake ball"
 

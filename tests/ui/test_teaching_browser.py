@@ -15,8 +15,8 @@ import pytest
 
 from tests.server import browser, click_tab, serve  # noqa: F401  (fixture)
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ROOT = Path(__file__).resolve().parents[2]
 TABS = [("Inside one head", "inside"), ("Shapes", "shapes"),
         ("Positional encodings", "positional"), ("Lessons", "lessons")]
 

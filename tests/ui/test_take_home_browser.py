@@ -10,7 +10,7 @@ import pytest
 
 from explorer.views.share import parse_query
 from tests.server import browser, click_tab  # noqa: F401  (fixture)
-from tests.test_extras_browser import (  # noqa: F401  (fixtures)
+from tests.ui.test_extras_browser import (  # noqa: F401  (fixtures)
     WAIT,
     chromium,
     extras_url,

@@ -25,7 +25,7 @@ from explorer.models.checkpoint import CONFIG_KEY, save_model, sha256_file
 from explorer.models.zoo import load_zoo
 from tests.conftest import tiny_config, tiny_model
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 VOCAB = tiny_config().vocab_size
 BAD, GOOD = "causal-h4-rotary", "causal-h2-rotary"
 

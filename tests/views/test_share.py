@@ -15,7 +15,7 @@ from explorer.views.controls import (
     Controls,
 )
 from explorer.views.share import PARAMS, parse_query, share_link, share_query
-from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
+from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 FIELDS = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer", "head")
 

@@ -19,8 +19,8 @@ import pytest
 from explorer.figures import attention, head_view, predictions
 from explorer.figures.live_grid import mosaic, panel, to_percent
 from explorer.figures.plotly_json import plot_value, to_json, typed_array
+from tests.figures.test_figures import HOSTILE, causal_patterns
 from tests.plotdata import decode_array, figure_json, heatmaps
-from tests.test_figures import HOSTILE, causal_patterns
 
 
 def spec_and_figure(name: str, tokens, **kw):

@@ -1,7 +1,7 @@
 """The Compare and Ablate tabs in a real Chromium: open each, find its figures drawn, flip a
 control, swap, click a head in the grid; screenshots at laptop and phone width.
 
-Runs its own small app (``tests.test_compare.build_tabs_app``: the shared sentence box and
+Runs its own small app (``tests.views.test_compare.build_tabs_app``: the shared sentence box and
 knobs plus these two tabs), so it does not depend on how ``app.py`` composes the page.
 Figures are read from the page itself (Plotly keeps each plot's data on its DOM node).
 """
@@ -15,10 +15,10 @@ import pytest
 import torch
 
 from tests.server import CHROMIUM_ARGS, chromium_path
-from tests.test_compare import tabs_url  # noqa: F401  (fixture)
+from tests.views.test_compare import tabs_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 # Plotly graph divs inside a container that really hold data (drawn, not placeholders).
 DRAWN = """(sel) => {

@@ -27,7 +27,7 @@ from explorer.views.ablate import (
 )
 from tests.conftest import tiny_model
 from tests.plotdata import figure_json, heatmaps
-from tests.test_compare import SENTENCE, small, tabs_url  # noqa: F401  (fixture)
+from tests.views.test_compare import SENTENCE, small, tabs_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)  # a shared 2-core machine: one thread per test process
 

@@ -69,7 +69,7 @@ def tabs_url():
     demo = build_tabs_app(tok, zoo)
     demo.queue(default_concurrency_limit=4, max_size=64)
     port = free_port()
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
                 quiet=True, css_paths=[root / "static" / "style.css"], show_error=False)
     yield f"http://127.0.0.1:{port}/"

@@ -10,7 +10,7 @@ import pytest
 
 from explorer.figures.themes import THEMES
 
-CSS = (Path(__file__).resolve().parents[1] / "static" / "style.css").read_text()
+CSS = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text()
 AA = 4.5
 
 

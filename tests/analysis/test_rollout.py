@@ -18,7 +18,7 @@ from explorer.analysis.rollout import (
 )
 from explorer.figures.layers_and_training import rollout_heatmap
 from tests.plotdata import figure_json, heatmaps
-from tests.test_extras_browser import extras_url  # noqa: F401  (fixture)
+from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]

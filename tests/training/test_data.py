@@ -11,7 +11,7 @@ from explorer.models.tokenizer import Tokenizer
 from explorer.training import data
 from explorer.training.data import build_dataset, load_corpus, mlm_batch, random_batches
 
-TOKENIZER_JSON = Path(__file__).resolve().parents[1] / "checkpoints" / "tokenizer.json"
+TOKENIZER_JSON = Path(__file__).resolve().parents[2] / "checkpoints" / "tokenizer.json"
 COLORS = ("red", "blue", "green", "pink", "yellow")
 PETS = ("dog", "cat", "frog", "duck", "bear", "fish", "bird", "cow")
 
