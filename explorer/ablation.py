@@ -33,6 +33,7 @@ import torch
 import torch.nn.functional as F
 
 from explorer import compare_figures, figures
+from explorer.analysis import plural
 from explorer.compare import Run, moved_share, prediction_rows, run
 from explorer.head_types import HeadTypes, head_types, why
 from explorer.model import Transformer
@@ -300,7 +301,7 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
             title="How far each head's attention moved")
 
     where = "next word" if config.causal else "the [mask]"
-    lines = [f"Model **{name}** · {len(a.tokens)} tokens · predictions for {where}"]
+    lines = [f"Model **{name}** · {plural(len(a.tokens), 'token')} · predictions for {where}"]
     if settings.resolve(config).interventions:
         lines.append("🧪 Also an experiment on the trained model: "
                      + "; ".join(settings.resolve(config).interventions) + ".")

@@ -27,7 +27,7 @@ import plotly.graph_objects as go
 import torch
 
 from explorer import compare_figures, figures
-from explorer.analysis import TOP_K, prepare
+from explorer.analysis import TOP_K, plural, prepare
 from explorer.capture import run_with_cache
 from explorer.model import Transformer
 from explorer.settings import AttentionSettings
@@ -232,7 +232,7 @@ def compare_view(zoo: Zoo, tok: Tokenizer, text: str, left: Controls,
     left_fig = _head_figure(a, layer, max(left.head, 0), "Left", theme)
     right_fig = _head_figure(b, layer, max(left.head, 0), "Right", theme)
     diff_fig = per_head = None
-    lines = [f"Left: {_describe(a)} · Right: {_describe(b)} · {len(a.tokens)} tokens"]
+    lines = [f"Left: {_describe(a)} · Right: {_describe(b)} · {plural(len(a.tokens), 'token')}"]
     if c.diff is not None:
         pa, pb = c.pair(layer, head)
         what = f"layer {layer} (head average)" if c.per_layer else f"layer {layer}, head {head}"

@@ -6,6 +6,7 @@ import logging
 
 import gradio as gr
 
+from explorer.analysis import plural
 from explorer.export import pick_model
 from explorer.extra_figures import rollout_heatmap
 from explorer.labels import display_token
@@ -71,8 +72,8 @@ def compute(zoo, tok, text, controls: list, method: str, position, follow_last: 
     fig = rollout_heatmap(shares, r.tokens, position=at, theme=c.theme,
                           title=f"Output token {at} ({shown}) ← input tokens")
     strip = strip_value(r.tokens, shares[-1], at)
-    lines = [f"Model **{picked.name}** · {n} tokens · output token at position **{at}** · "
-             f"{METHOD_NAMES[method]}"]
+    lines = [f"Model **{picked.name}** · {plural(n, 'token')} · output token at position "
+             f"**{at}** · {METHOD_NAMES[method]}"]
     if method == "residual":
         per_layer = ", ".join(f"L{la} {a:.2f}" for la, a in enumerate(r.alpha.mean(1)))
         lines.append(f"Share given to attention (mean over tokens; classic rollout uses "
