@@ -85,7 +85,7 @@
   }
 
   // ------------------------------------------------------------ figures
-  // Each Plotly figure gets role="img" and a name: its title and what it shows.
+  // Each Plotly figure gets role="figure" and a name: its title and what it shows.
   const DESCRIBE = {
     "head-large": "Heatmap of one head: each row is a token, each column a token it may "
       + "look at; brighter means more attention.",
@@ -104,9 +104,11 @@
   function nameFigure(gd) {
     const host = gd.closest('[data-testid="plotly"]') || gd;
     const block = gd.closest("[id]");
-    const what = (block && DESCRIBE[block.id]) || "Figure.";
-    const label = [title(gd), what].filter(Boolean).join(". ");
-    host.setAttribute("role", "img");
+    const named = block && block.querySelector('[data-testid="block-label"]');
+    const what = (block && DESCRIBE[block.id]) || (named && named.textContent.trim()) || "";
+    const label = [title(gd), what].filter(Boolean).join(". ") || "Figure";
+    // role="figure", not "img": a figure may hold interactive parts (Plotly's legend)
+    host.setAttribute("role", "figure");
     if (host.getAttribute("aria-label") !== label) host.setAttribute("aria-label", label);
   }
 
@@ -128,11 +130,11 @@
       // from its top (below the one-row tab bar) to the bottom of the screen
       const top = gd.getBoundingClientRect().top + window.scrollY;
       const height = Math.max(320, Math.round(window.innerHeight - Math.min(top, 140) - 8));
-      // about 120 px go to the title and the rotated key labels below the squares, 150
-      // to the query labels and the colour bar beside them
-      const side = Math.min(height - 120, gd.clientWidth - 150);
+      // about 110 px go to the title and the rotated key labels below the squares, 150
+      // to the query labels and the colour bar beside them; a label as tall as its row
+      const side = Math.min(height - 110, gd.clientWidth - 150);
       const cell = side / Math.max(tokens.length, 1);
-      const font = Math.max(12, Math.min(20, Math.floor(cell * 0.92)));
+      const font = Math.max(12, Math.min(20, Math.floor(cell)));
       want = { height, x: font, y: font };
     }
     if (lay.height === want.height && (lay.xaxis?.tickfont?.size ?? null) === want.x
@@ -148,7 +150,10 @@
     const lines = [], xs = [], ys = [];
     gd.data.forEach((tr, i) => {
       if (tr.mode !== "lines" || tr.showlegend) return; // line buckets only
-      if (!tr.__aeAll) tr.__aeAll = { x: Array.from(tr.x || []), y: Array.from(tr.y || []) };
+      if (!tr.__aeAll) { // as sent: base64 typed arrays, which Plotly decodes in _fullData
+        const full = (gd._fullData || []).find((f) => f.index === i) || tr;
+        tr.__aeAll = { x: Array.from(full.x || []), y: Array.from(full.y || []) };
+      }
       const all = tr.__aeAll, x = [], y = [];
       for (let s = 0; s < all.y.length; s += 3) { // x, y of a segment: 3 points
         if (query === null || all.y[s] === query) {
@@ -206,7 +211,7 @@
     hookHeadView(gd);
     const fresh = gd.data && gd.data.length && !gd.data.some((tr) => tr.__aeAll);
     if (fresh && gd.__aeQuery != null) {
-      const n = (gd.data.find((tr) => tr.name === "query") || { y: [] }).y.length;
+      const n = ((gd._fullData || []).find((tr) => tr.name === "query") || { y: [] }).y.length;
       focusHeadView(gd, gd.__aeQuery < n ? gd.__aeQuery : null);
     }
   }

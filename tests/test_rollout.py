@@ -149,11 +149,11 @@ def test_rollout_heatmap_is_valid_plotly_and_escapes_tokens(theme):
 
 
 def test_strip_value_keeps_text_as_text_and_marks_the_output():
-    from ui.layers_tab import STRIP_MARK, strip_value
+    from ui.layers_tab import STRIP_MARK, STRIP_STRONGEST, strip_value
 
     value = strip_value(["<b>", " a\u202e", "x"], [0.2, 0.4, 0.1], 1)
-    assert value[0] == ("<b>", 0.5)
-    assert value[1] == (" a⟨RLO⟩", 1.0)  # invisible bidi override made visible
+    assert value[0] == ("<b>", 0.5 * STRIP_STRONGEST)
+    assert value[1] == (" a⟨RLO⟩", STRIP_STRONGEST)  # invisible bidi override made visible
     assert value[2] == (STRIP_MARK, None) and value[3][0] == "x"
 
 

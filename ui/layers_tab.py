@@ -32,11 +32,16 @@ METHOD_CHOICES = [(METHOD_NAMES["rollout"], "rollout"), (METHOD_NAMES["residual"
 STRIP_MARK = " ◀"
 
 
+# The strongest token's shade: Gradio draws a score of 1 in full red, on which neither its
+# light-mode text (4.4:1) nor its dark-mode text (4.0:1) reaches 4.5:1; at 0.8 both do.
+STRIP_STRONGEST = 0.8
+
+
 def strip_value(tokens: list[str], shares, position: int) -> list[tuple[str, float | None]]:
     """HighlightedText value: each token's text (invisible characters made visible,
-    spaces kept) with its share relative to the largest, then a marker after the
-    output token. Rendered by Gradio as text, never as HTML."""
-    peak = max(float(max(shares, default=0.0)), 1e-12)
+    spaces kept) with its share relative to the largest (which gets ``STRIP_STRONGEST``),
+    then a marker after the output token. Rendered by Gradio as text, never as HTML."""
+    peak = max(float(max(shares, default=0.0)), 1e-12) / STRIP_STRONGEST
     value: list[tuple[str, float | None]] = []
     for i, (piece, share) in enumerate(zip(tokens, shares, strict=True)):
         value.append((display_token(piece, visible_spaces=False) or "∅",
