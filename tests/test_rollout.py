@@ -186,7 +186,10 @@ def test_api_layers_returns_the_rollout_of_the_last_token(client, real):
     z = heatmaps(figure_json(fig))[0]
     np.testing.assert_allclose(z, r.classic[:, n - 1], atol=1e-6)
     assert [t["token"] for t in strip if t["class_or_confidence"] is not None] == r.tokens
-    assert max(t["class_or_confidence"] for t in strip if t["class_or_confidence"]) == 1.0
+    from ui.layers_tab import STRIP_STRONGEST  # the strongest token's shade (AA contrast)
+
+    assert max(t["class_or_confidence"] for t in strip
+               if t["class_or_confidence"]) == STRIP_STRONGEST
 
 
 def test_api_layers_residual_method_and_chosen_position(client, real):
