@@ -30,6 +30,7 @@ from ui import (
     inside_tab,
     layers_tab,
     lessons_tab,
+    page,
     positional_tab,
     seq2seq_tab,
     shapes_tab,
@@ -49,22 +50,27 @@ Type a sentence and watch what every attention head of a small **trained** trans
 with it. Then flip a knob — the mask, the scaling, the number of heads, the positional
 encoding — and see what changes, and why each knob exists."""
 
-# (title, id, module): each module's build(demo, tab, tok, zoo, panel) fills its tab.
-TABS = [
-    ("Explore", "explore", explore_tab),
-    (start_tab.TITLE, start_tab.TAB, start_tab),
-    ("Inside one head", "inside", inside_tab),
-    ("Shapes", "shapes", shapes_tab),
-    ("Positional encodings", "positional", positional_tab),
-    ("Lessons", "lessons", lessons_tab),
-    ("Compare", "compare", compare_tab),
-    ("Ablate", "ablate", ablate_tab),
-    ("Through the layers", "layers", layers_tab),
-    ("Through training", "training", training_tab),
-    ("Classify", "classify", classify_tab),
-    ("Encoder–decoder", "seq2seq", seq2seq_tab),
-    ("Take it home", "export", export_tab),
+# The views in sections a teacher can name (section, [(title, id, module), ...]); each
+# module's build(demo, tab, tok, zoo, panel) fills its tab. Every view stays a gr.Tab of the
+# ONE gr.Tabs below (the live wiring follows the tabs' select events): the sections are
+# presentation only, the tab bar wraps instead of hiding tabs behind "More tabs", and the
+# page's CSS writes each section's name before its first tab (ui/page.py).
+SECTIONS = [
+    ("Look", [("Explore", "explore", explore_tab),
+              (start_tab.TITLE, start_tab.TAB, start_tab),
+              ("Inside one head", "inside", inside_tab)]),
+    ("Learn", [("Shapes", "shapes", shapes_tab),
+               ("Positional encodings", "positional", positional_tab),
+               ("Lessons", "lessons", lessons_tab)]),
+    ("Experiment", [("Compare", "compare", compare_tab),
+                    ("Ablate", "ablate", ablate_tab),
+                    ("Through the layers", "layers", layers_tab),
+                    ("Through training", "training", training_tab)]),
+    ("Other models", [("Classify", "classify", classify_tab),
+                      ("Encoder–decoder", "seq2seq", seq2seq_tab)]),
+    ("Share", [("Take it home", "export", export_tab)]),
 ]
+TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
 QUEUE = dict(default_concurrency_limit=4, max_size=64)
 # Gradio 6.31 recomputes its monitoring summary after EVERY event by building a pandas
@@ -77,8 +83,12 @@ GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_
 # out first; with ui/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway.
 # A class of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
 SESSION_CAP = 1000
+# page.head(): the page's own script (static/page.js: projector mode, skip links, the knobs
+# drawer, figure names) and the section names of the tab bar, as CSS.
 LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False,
-              state_session_capacity=SESSION_CAP)
+              state_session_capacity=SESSION_CAP,
+              head=page.head([(name, [tab_id for _, tab_id, _ in tabs])
+                              for name, tabs in SECTIONS]))
 
 
 def load_resources():
@@ -94,12 +104,14 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
     # ClassroomBlocks: lean, expiring sessions and a per-address rate limit (ui/classroom.py).
     with ClassroomBlocks(title="Attention Explorer", fill_width=True, analytics_enabled=False,
                          delete_cache=(600, 900)) as demo:
+        page.build_top()  # skip links and the "Big screen" switch, first on the page
         gr.Markdown(INTRO, elem_id="intro")
         text = build_sentence()
         with gr.Row(equal_height=False, elem_id="main-row"):
             with gr.Column(scale=1, min_width=280, elem_id="controls"):
                 panel = build_knobs(text)
-            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
+            with (gr.Column(scale=3, min_width=320, elem_id="views"),
+                  gr.Tabs(elem_id="tabs", overflow_behavior="wrap")):
                 tabs = {}
                 for title, tab_id, module in TABS:
                     with gr.Tab(title, id=tab_id) as tab:

@@ -111,3 +111,13 @@ def click_tab(page, label: str, tries: int = 3) -> None:
         except Exception:  # noqa: BLE001  (the menu closed again: open it once more)
             if attempt == tries - 1:
                 raise
+
+
+def open_knobs(page) -> None:
+    """Open the knobs: at phone width they are a drawer at the bottom of the screen, closed
+    at load (static/page.js); elsewhere the column is open already."""
+    bar = page.locator("#controls .label-wrap")
+    if bar.get_attribute("aria-expanded") == "false" or "open" not in (
+            bar.get_attribute("class") or ""):
+        bar.click()
+    page.locator("#heads").wait_for(state="visible")

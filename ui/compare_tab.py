@@ -29,7 +29,7 @@ log = logging.getLogger("attention_explorer")
 TAB = "compare"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
-INTRO = """**Left** uses the knobs at the side; **right** uses the knobs just below. Both read
+INTRO = """**Left** uses the knobs (the Knobs panel); **right** uses the knobs just below. Both read
 your sentence, and the selected *Layer*/*Head* is shown for both. In the difference,
 **red** means the right configuration puts more weight there and **blue** means the left
 one does; white is no change."""

@@ -221,6 +221,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                       elem_id="export-link")
     qr = gr.Image(label="The link as a QR code: point a phone's camera at it",
                   interactive=False, buttons=["download", "fullscreen"], height=320,
+                  alt_text="QR code of the share link",  # also names the button around it
                   elem_id="export-qr")
     base = gr.Textbox(visible=False, elem_id="export-base")  # this page's own address
     open_view = gr.Textbox(visible=False, elem_id="export-open-view")  # the link's view

@@ -20,7 +20,8 @@ on your sentence: the input **X** becomes queries, keys and values; every query 
 with every key (**Q·Kᵀ**); the scores are **scaled**, **masked** and turned into weights by a
 **softmax**; the weights average the values (**A·V**); all heads are **concatenated** and
 **projected** back. Each picture's title gives its real shape. Every knob applies here too —
-turn off the mask or the scaling and watch which step changes. Hover a cell for its value."""
+turn off the mask or the scaling and watch which step changes. Tap or hover over a cell for
+its value."""
 
 # Stage keys in page order; rot_q / rot_k only exist for rotary models.
 KEYS = ("x", "q", "k", "v", "rot_q", "rot_k", "scores", "scaled", "masked", "pattern", "z",

@@ -7,6 +7,7 @@ import logging
 import gradio as gr
 
 from explorer.analysis.rollout import METHOD_NAMES, clamp_position, rollout_for
+from explorer.analysis.run import plural
 from explorer.figures.labels import display_token
 from explorer.figures.layers_and_training import rollout_heatmap
 from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
@@ -31,11 +32,16 @@ METHOD_CHOICES = [(METHOD_NAMES["rollout"], "rollout"), (METHOD_NAMES["residual"
 STRIP_MARK = " ◀"
 
 
+# The strongest token's shade: Gradio draws a score of 1 in full red, on which neither its
+# light-mode text (4.4:1) nor its dark-mode text (4.0:1) reaches 4.5:1; at 0.8 both do.
+STRIP_STRONGEST = 0.8
+
+
 def strip_value(tokens: list[str], shares, position: int) -> list[tuple[str, float | None]]:
     """HighlightedText value: each token's text (invisible characters made visible,
-    spaces kept) with its share relative to the largest, then a marker after the
-    output token. Rendered by Gradio as text, never as HTML."""
-    peak = max(float(max(shares, default=0.0)), 1e-12)
+    spaces kept) with its share relative to the largest (which gets ``STRIP_STRONGEST``),
+    then a marker after the output token. Rendered by Gradio as text, never as HTML."""
+    peak = max(float(max(shares, default=0.0)), 1e-12) / STRIP_STRONGEST
     value: list[tuple[str, float | None]] = []
     for i, (piece, share) in enumerate(zip(tokens, shares, strict=True)):
         value.append((display_token(piece, visible_spaces=False) or "∅",
@@ -71,8 +77,8 @@ def compute(zoo, tok, text, controls: list, method: str, position, follow_last: 
     fig = rollout_heatmap(shares, r.tokens, position=at, theme=c.theme,
                           title=f"Output token {at} ({shown}) ← input tokens")
     strip = strip_value(r.tokens, shares[-1], at)
-    lines = [f"Model **{picked.name}** · {n} tokens · output token at position **{at}** · "
-             f"{METHOD_NAMES[method]}"]
+    lines = [f"Model **{picked.name}** · {plural(n, 'token')} · output token at position "
+             f"**{at}** · {METHOD_NAMES[method]}"]
     if method == "residual":
         per_layer = ", ".join(f"L{la} {a:.2f}" for la, a in enumerate(r.alpha.mean(1)))
         lines.append(f"Share given to attention (mean over tokens; classic rollout uses "

@@ -243,7 +243,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             [{"z": r.wide, "title": "wide: .view / .transpose / .reshape", "rows": tokens},
              {"z": r.stacked, "title": "stacked: torch.cat of single heads", "rows": tokens}],
             columns=2, title=f"The output of {r.n_heads} heads, two ways — [4 × {r.d_model}]",
-            subtitle=f"d_head = {r.d_head}. Same weights, same numbers (hover a cell).",
+            subtitle=f"d_head = {r.d_head}. Same weights, same numbers (tap or hover over a cell).",
             theme=theme, panel_height=150)
         pats = small_multiples(
             [{"z": p, "title": f"head {h}", "rows": tokens, "cols": tokens}

@@ -6,6 +6,7 @@ import logging
 
 import gradio as gr
 
+from explorer.analysis.run import plural
 from explorer.analysis.snapshots import (
     SnapshotSet,
     cached_snapshots,
@@ -69,7 +70,7 @@ def compute(snaps: SnapshotSet, tok, text, controls: list, index):
     loss = f" · training loss **{snap.train_loss:.2f}**" if snap.train_loss is not None else ""
     lines = [f"**Snapshot {r.index + 1} of {len(snaps)}** of {snaps.name}: step "
              f"{snap.step}{total} · **{snap.tokens:,}** training tokens seen{loss} · "
-             f"{n} tokens"]
+             f"{plural(n, 'token')}"]
     la, h = divmod(int(r.prev_share.argmax()), config.n_heads)
     lines.append(f"Most previous-token-like head now: **L{la} H{h}**, "
                  f"{r.prev_share[la, h]:.0%} of its attention on the word just before "

@@ -67,7 +67,7 @@ EXPLANATIONS = {
     "self": "Looks at the word itself, keeping each token's own information.",
     "uniform": "Spreads attention evenly, averaging everything seen so far: a rough "
                "'bag of words' summary of the sentence.",
-    "mixed": "A mixture: it depends on the words. Hover over the large view to see which.",
+    "mixed": "A mixture: it depends on the words. Tap or hover over the large view to see which.",
 }
 
 

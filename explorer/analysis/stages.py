@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from explorer.analysis.run import prepare
+from explorer.analysis.run import plural, prepare
 from explorer.models.capture import run_with_cache
 from explorer.models.config import ModelConfig
 from explorer.models.settings import AttentionSettings, ResolvedSettings
@@ -239,7 +239,7 @@ def model_line(zoo, picked: Picked, n_tokens: int) -> str:
     parts = [f"Model **{picked.name}**"]
     if zoo.untrained:
         parts = ["⚠️ **Untrained stand-in model** (no checkpoint installed)"]
-    parts += [f"{n_tokens} tokens", f"d_model {config.d_model}",
+    parts += [plural(n_tokens, "token"), f"d_model {config.d_model}",
               f"{config.n_heads} heads × d_head {config.d_head}",
               f"{config.pos_encoding} positions", f"{config.norm}-LN"]
     return " · ".join(parts)

@@ -8,7 +8,10 @@ every figure starts from. Colour choices:
   so a colour means the same weight in every panel and every figure;
 * heads (head view lines) use the Okabe-Ito qualitative palette, reordered per
   theme so the first colours have good contrast on that background (no yellow
-  first on white, no black on dark);
+  first on white, no black on dark) and the first four (the default model's heads)
+  stay apart under simulated deuteranopia and protanopia too: blue, vermillion,
+  black/white, green (in Okabe-Ito's own order green and reddish purple, heads 2 and
+  3, turn the same grey-brown for a deuteranope; tests/figures/test_head_palette.py);
 * the selected-head outline is orange, which Viridis never uses;
 * every colour drawn as text (``font``, ``muted``, ``accent``: the selected head's
   title) has a contrast of at least 4.5:1 with ``paper`` (WCAG AA; tests/ui/test_contrast.py),
@@ -54,13 +57,13 @@ THEMES: dict[str, Theme] = {
     "light": Theme(
         name="light", paper="#ffffff", plot="#ffffff", font="#1f2328", muted="#57606a",
         grid="#d8dee4", accent="#c05000", masked="#d0d4da", bar="#0072b2", compare="#d55e00",
-        heads=("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
+        heads=("#0072b2", "#d55e00", "#000000", "#009e73", "#cc79a7", "#56b4e9", "#e69f00",
                "#999999"),
     ),
     "dark": Theme(
         name="dark", paper="#111827", plot="#111827", font="#e5e7eb", muted="#9ca3af",
         grid="#374151", accent="#ffa630", masked="#3b4252", bar="#56b4e9", compare="#f0e442",
-        heads=("#56b4e9", "#e69f00", "#009e73", "#cc79a7", "#f0e442", "#d55e00", "#ffffff",
+        heads=("#56b4e9", "#d55e00", "#ffffff", "#009e73", "#cc79a7", "#e69f00", "#f0e442",
                "#999999"),
     ),
 }

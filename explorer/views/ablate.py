@@ -32,6 +32,7 @@ import plotly.graph_objects as go
 
 from explorer.analysis.head_types import HeadTypes, head_types, why
 from explorer.analysis.losses import LossSpec, loss_spec, spec_loss
+from explorer.analysis.run import plural
 from explorer.figures import compare as compare_figures
 from explorer.figures.attention import attention_grid
 from explorer.figures.predictions import predictions_bar
@@ -246,7 +247,7 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
             title="How far each head's attention moved")
 
     where = "next word" if config.causal else "the [mask]"
-    lines = [f"Model **{name}** · {len(a.tokens)} tokens · predictions for {where}"]
+    lines = [f"Model **{name}** · {plural(len(a.tokens), 'token')} · predictions for {where}"]
     if settings.resolve(config).interventions:
         lines.append("🧪 Also an experiment on the trained model: "
                      + "; ".join(settings.resolve(config).interventions) + ".")

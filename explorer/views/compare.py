@@ -26,7 +26,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from explorer.analysis.run import TOP_K, prepare
+from explorer.analysis.run import TOP_K, plural, prepare
 from explorer.figures import compare as compare_figures
 from explorer.figures.attention import head_heatmap
 from explorer.models.capture import run_with_cache
@@ -233,7 +233,7 @@ def compare_view(zoo: Zoo, tok: Tokenizer, text: str, left: Controls,
     left_fig = _head_figure(a, layer, max(left.head, 0), "Left", theme)
     right_fig = _head_figure(b, layer, max(left.head, 0), "Right", theme)
     diff_fig = per_head = None
-    lines = [f"Left: {_describe(a)} · Right: {_describe(b)} · {len(a.tokens)} tokens"]
+    lines = [f"Left: {_describe(a)} · Right: {_describe(b)} · {plural(len(a.tokens), 'token')}"]
     if c.diff is not None:
         pa, pb = c.pair(layer, head)
         what = f"layer {layer} (head average)" if c.per_layer else f"layer {layer}, head {head}"

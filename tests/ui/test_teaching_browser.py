@@ -13,7 +13,7 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from tests.server import browser, click_tab, serve  # noqa: F401  (fixture)
+from tests.server import browser, click_tab, open_knobs, serve  # noqa: F401  (fixture)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +136,7 @@ def test_teaching_tabs_at_laptop_and_phone_width(chromium, teaching_url):
         screenshot(page, f"{key}-phone")
         if key == "inside":  # the mask knob reaches inside the head: the −∞ cells go
             assert page.evaluate(grey) == 1
+            open_knobs(page)  # a drawer at phone width
             page.locator("#mask").get_by_text("off", exact=True).click()
             page.wait_for_function(f"() => ({grey})() === 0", timeout=30000)
             assert "Experiment" in page.locator("#inside-status").inner_text()

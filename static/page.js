@@ -1,0 +1,245 @@
+// The page's own script (ui/page.py puts it in the page's <head>; it runs before Gradio
+// mounts the app, so everything below waits for elements or listens on the document).
+// It only changes presentation: which layout (projector mode), where focus goes (skip
+// links), whether the knobs drawer is open, the figures' accessible names, and which of
+// the head view's lines are drawn. It sends nothing to the server and clicks none of the
+// live wiring's buttons (ui/controls.py, static/live_grid.js).
+(() => {
+  const root = document.documentElement;
+  const PHONE = window.matchMedia("(max-width: 720px)");
+
+  // ------------------------------------------------------------ projector mode
+  // ?projector=1 (or the "Big screen" button) puts the class on <html>; static/style.css
+  // does the layout: the sentence and knobs in a column at the left, the views at the
+  // right with the large heatmap first, sized to the screen (sizeLargeHead below).
+  const params = new URLSearchParams(window.location.search);
+  const projectorAsked = ["1", "true", "yes", "on"].includes(
+    (params.get("projector") || "").toLowerCase());
+  if (projectorAsked) root.classList.add("ae-projector");
+  const projector = () => root.classList.contains("ae-projector");
+
+  function setProjector(on) {
+    root.classList.toggle("ae-projector", on);
+    const url = new URL(window.location.href);
+    if (on) url.searchParams.set("projector", "1"); else url.searchParams.delete("projector");
+    window.history.replaceState(window.history.state, "", url);
+    syncSwitch();
+    fitDrawer();
+    document.querySelectorAll("#head-large .js-plotly-plot").forEach(sizeLargeHead);
+    window.dispatchEvent(new Event("resize")); // Plotly figures refit their new width
+  }
+
+  function syncSwitch() {
+    document.querySelectorAll(".ae-projector-switch").forEach((b) => {
+      b.setAttribute("aria-pressed", String(projector()));
+      b.textContent = projector() ? "Normal screen" : "Big screen";
+    });
+  }
+
+  // ------------------------------------------------------------ skip links
+  function focusFirst(selector) {
+    const el = document.querySelector(selector);
+    if (el) { el.focus(); el.scrollIntoView({ block: "nearest" }); }
+    return !!el;
+  }
+
+  document.addEventListener("click", (ev) => {
+    const t = ev.target instanceof Element ? ev.target : null;
+    if (!t) return;
+    if (t.closest(".ae-projector-switch")) { setProjector(!projector()); return; }
+    const skip = t.closest("[data-ae-skip]");
+    if (!skip) return;
+    ev.preventDefault();
+    if (skip.dataset.aeSkip === "views") {
+      focusFirst('#tabs button[role="tab"][aria-selected="true"]')
+        || focusFirst('#tabs button[role="tab"]');
+    } else {
+      openDrawer(true);
+      focusFirst("#controls input, #controls button");
+    }
+  });
+
+  // ------------------------------------------------------------ the knobs drawer
+  // On a phone the knobs column is a drawer fixed to the bottom of the screen (CSS): its
+  // "Knobs" bar is always in reach, closed at first so the figures have the screen.
+  const drawerButton = () => document.querySelector("#controls .label-wrap");
+  const drawerOpen = () => drawerButton()?.classList.contains("open");
+
+  function openDrawer(open) {
+    const b = drawerButton();
+    if (b && drawerOpen() !== open) b.click();
+  }
+
+  let drawerFitted = false;
+  function fitDrawer() {
+    root.classList.toggle("ae-drawer", PHONE.matches && !projector());
+    const b = drawerButton();
+    if (!b) return;
+    b.setAttribute("aria-controls", "controls");
+    b.setAttribute("aria-expanded", String(!!drawerOpen()));
+    if (!drawerFitted) {
+      drawerFitted = true;
+      // once, at load: a drawer starts closed; a column at the side stays open
+      if (root.classList.contains("ae-drawer")) openDrawer(false);
+    }
+  }
+
+  // ------------------------------------------------------------ figures
+  // Each Plotly figure gets role="figure" and a name: its title and what it shows.
+  const DESCRIBE = {
+    "head-large": "Heatmap of one head: each row is a token, each column a token it may "
+      + "look at; brighter means more attention.",
+    "head-view": "Lines from each token on the left to the tokens it looks at on the right, "
+      + "one colour per head. Tap or click a word on the left to show only its lines.",
+    predictions: "Bar chart of the model's top guesses and their probabilities.",
+  };
+
+  function title(gd) {
+    const anns = (gd.layout && gd.layout.annotations) || [];
+    const top = anns.find((a) => a && a.yref === "paper" && Number(a.y) >= 1 && a.text);
+    const t = top ? top.text : (gd.layout && gd.layout.title && gd.layout.title.text) || "";
+    return String(t).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  }
+
+  function nameFigure(gd) {
+    const host = gd.closest('[data-testid="plotly"]') || gd;
+    const block = gd.closest("[id]");
+    const named = block && block.querySelector('[data-testid="block-label"]');
+    const what = (block && DESCRIBE[block.id]) || (named && named.textContent.trim()) || "";
+    const label = [title(gd), what].filter(Boolean).join(". ") || "Figure";
+    // role="figure", not "img": a figure may hold interactive parts (Plotly's legend)
+    host.setAttribute("role", "figure");
+    if (host.getAttribute("aria-label") !== label) host.setAttribute("aria-label", label);
+  }
+
+  // Projector mode: the large heatmap as tall as the screen allows, with token labels
+  // big enough to read from the back of the room (at most one label per cell height).
+  // Back in normal mode, the sizes the server sent. A figure from the server comes with a
+  // new layout object (Plotly.react); relayout edits the one it has.
+  function sizeLargeHead(gd) {
+    if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
+    const lay = gd.layout;
+    if (gd.__aeLayout !== lay) {
+      gd.__aeLayout = lay;
+      gd.__aeSent = { height: lay.height ?? null, x: lay.xaxis?.tickfont?.size ?? null,
+        y: lay.yaxis?.tickfont?.size ?? null };
+    }
+    let want = gd.__aeSent;
+    if (projector()) {
+      const tokens = (lay.yaxis && lay.yaxis.ticktext) || [];
+      // from its top (below the one-row tab bar) to the bottom of the screen
+      const top = gd.getBoundingClientRect().top + window.scrollY;
+      const height = Math.max(320, Math.round(window.innerHeight - Math.min(top, 140) - 8));
+      // about 110 px go to the title and the rotated key labels below the squares, 150
+      // to the query labels and the colour bar beside them; a label as tall as its row
+      const side = Math.min(height - 110, gd.clientWidth - 150);
+      const cell = side / Math.max(tokens.length, 1);
+      const font = Math.max(12, Math.min(20, Math.floor(cell)));
+      want = { height, x: font, y: font };
+    }
+    if (lay.height === want.height && (lay.xaxis?.tickfont?.size ?? null) === want.x
+        && (lay.yaxis?.tickfont?.size ?? null) === want.y) return;
+    Plotly.relayout(gd, { height: want.height, "xaxis.tickfont.size": want.x,
+      "yaxis.tickfont.size": want.y });
+  }
+
+  // The head view: tap or click a word on the left (a query) to keep only its lines;
+  // the same word again, or a tap on the background, shows every line again.
+  function focusHeadView(gd, query) {
+    if (!window.Plotly) return;
+    const lines = [], xs = [], ys = [];
+    gd.data.forEach((tr, i) => {
+      if (tr.mode !== "lines" || tr.showlegend) return; // line buckets only
+      if (!tr.__aeAll) { // as sent: base64 typed arrays, which Plotly decodes in _fullData
+        const full = (gd._fullData || []).find((f) => f.index === i) || tr;
+        tr.__aeAll = { x: Array.from(full.x || []), y: Array.from(full.y || []) };
+      }
+      const all = tr.__aeAll, x = [], y = [];
+      for (let s = 0; s < all.y.length; s += 3) { // x, y of a segment: 3 points
+        if (query === null || all.y[s] === query) {
+          x.push(all.x[s], all.x[s + 1], all.x[s + 2]);
+          y.push(all.y[s], all.y[s + 1], NaN);
+        }
+      }
+      lines.push(i); xs.push(x); ys.push(y);
+    });
+    gd.__aeQuery = query;
+    if (lines.length) Plotly.restyle(gd, { x: xs, y: ys }, lines);
+    const tokens = gd.data.find((tr) => tr.name === "query");
+    const word = query === null || !tokens ? "" : String(tokens.text[query] ?? query);
+    let note = gd.closest("#head-view")?.querySelector(".ae-focus-note");
+    const block = gd.closest("#head-view");
+    if (block && !note) {
+      note = document.createElement("p");
+      note.className = "ae-focus-note";
+      note.setAttribute("aria-live", "polite");
+      block.appendChild(note);
+    }
+    if (note) {
+      note.textContent = query === null ? ""
+        : "Showing where “" + word + "” (token " + query + ") looks. "
+          + "Tap it again, or tap the background, to show every line.";
+    }
+  }
+
+  function hookHeadView(gd) {
+    if (gd.__aeHooked || !gd.on) return;
+    gd.__aeHooked = true;
+    gd.on("plotly_click", (ev) => {
+      const pt = ev && ev.points && ev.points[0];
+      if (!pt || !pt.data || pt.data.name !== "query") return;
+      const q = Math.round(pt.y);
+      gd.__aePicked = Date.now();
+      focusHeadView(gd, gd.__aeQuery === q ? null : q);
+    });
+    gd.addEventListener("click", () => {
+      // a click on the background: no plotly_click came with it (that one comes first)
+      setTimeout(() => {
+        if (gd.__aeQuery != null && Date.now() - (gd.__aePicked || 0) > 300) {
+          focusHeadView(gd, null);
+        }
+      }, 50);
+    });
+  }
+
+  // A new figure from the server (Plotly.react replaces gd.data): keep the chosen word.
+  function onFigure(gd) {
+    nameFigure(gd);
+    const block = gd.closest("#head-view, #head-large");
+    if (!block) return;
+    if (block.id === "head-large") { sizeLargeHead(gd); return; }
+    hookHeadView(gd);
+    const fresh = gd.data && gd.data.length && !gd.data.some((tr) => tr.__aeAll);
+    if (fresh && gd.__aeQuery != null) {
+      const n = ((gd._fullData || []).find((tr) => tr.name === "query") || { y: [] }).y.length;
+      focusHeadView(gd, gd.__aeQuery < n ? gd.__aeQuery : null);
+    }
+  }
+
+  function hookFigure(gd) {
+    if (gd.__aePage || !gd.on) return;
+    gd.__aePage = true;
+    gd.on("plotly_afterplot", () => onFigure(gd));
+    onFigure(gd);
+  }
+
+  // ------------------------------------------------------------ wait for the app
+  // Gradio mounts the page after this script; figures appear (and reappear) later still.
+  function scan() {
+    document.querySelectorAll(".js-plotly-plot").forEach(hookFigure);
+    if (!drawerFitted) fitDrawer();
+    else {
+      const b = drawerButton();
+      if (b) b.setAttribute("aria-expanded", String(!!drawerOpen()));
+    }
+    syncSwitch();
+  }
+  let pending = false;
+  new MutationObserver(() => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; scan(); });
+  }).observe(root, { childList: true, subtree: true, attributes: true,
+    attributeFilter: ["class"] });
+  PHONE.addEventListener("change", () => { drawerFitted = false; fitDrawer(); });
+})();

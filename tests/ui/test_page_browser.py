@@ -1,0 +1,224 @@
+"""The page's frame in real Chromium (#17): projector mode, the phone layout, keyboard-only
+use, the head view's tap-a-word, and axe-core's accessibility check in light and dark.
+
+Viewports as the issue tried them: a projector at 1280x720 with the browser at 150 %
+(853x480 CSS px, 1.5 device px each), a phone at 390x844 with touch, a laptop."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+
+PROJECTOR = dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5)
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
+             is_mobile=True)
+LAPTOP = dict(viewport={"width": 1366, "height": 900})
+# A label is readable from the back of a classroom at 13 CSS px and up on a 720-line
+# projector at 150 % (20 device px, ~3 % of the picture's height).
+READABLE_PX = 13
+LARGE_PLOT = "#head-large .js-plotly-plot"
+
+
+def open_page(browser, url: str, **context):  # noqa: F811
+    page = browser.new_page(**context)
+    page.goto(url)
+    page.wait_for_function(GRID_DRAWN, timeout=60000)
+    return page
+
+
+def wait_for_plot(page, selector: str) -> None:
+    page.wait_for_function(
+        f"() => {{ const g = document.querySelector({selector!r}); "
+        "return !!(g && g.data && g.data.length && g.layout); }", timeout=60000)
+
+
+def test_projector_mode_shows_a_labelled_heatmap_first(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url + "?projector=1", **PROJECTOR)
+    try:
+        wait_for_plot(page, LARGE_PLOT)
+        # static/page.js resizes the figure once it has drawn: wait for its label size
+        page.wait_for_function(
+            f"() => (document.querySelector({LARGE_PLOT!r}).layout.yaxis.tickfont || {{}}).size"
+            f" >= {READABLE_PX}", timeout=30000)
+        box = page.locator(LARGE_PLOT).bounding_box()
+        assert 0 <= box["y"] < 200, box  # starts near the top of the 480 px screen
+        assert box["height"] >= 0.75 * 480, box  # and fills it
+        labels = page.evaluate(
+            f"""() => {{ const g = document.querySelector({LARGE_PLOT!r});
+              return {{ n: g.layout.yaxis.ticktext.length,
+                shown: [...g.querySelectorAll('.ytick text')].map(t => {{
+                  const r = t.getBoundingClientRect();
+                  return [t.textContent, parseFloat(getComputedStyle(t).fontSize),
+                          r.top, r.bottom]; }}) }}; }}""")
+        assert labels["n"] >= 15  # the default sentence: every token labelled
+        assert len(labels["shown"]) == labels["n"]
+        for text, size, top, bottom in labels["shown"]:
+            assert size >= READABLE_PX, (text, size)
+            assert 0 <= top and bottom <= 480, (text, top, bottom)  # on the first screen
+        # the sentence stays on screen beside it, for the class to read
+        assert page.locator("#sentence textarea").bounding_box()["y"] < 480
+    finally:
+        page.close()
+
+
+def test_big_screen_switch_turns_projector_mode_on_and_off(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url, **PROJECTOR)
+    try:
+        switch = page.locator(".ae-projector-switch")
+        assert switch.get_attribute("aria-pressed") == "false"
+        switch.click()
+        assert page.evaluate("document.documentElement.classList.contains('ae-projector')")
+        assert "projector=1" in page.url and switch.get_attribute("aria-pressed") == "true"
+        box = page.locator("#views").bounding_box()
+        assert box["y"] < 100  # the views beside the sentence, not below it
+        switch.click()
+        assert not page.evaluate("document.documentElement.classList.contains('ae-projector')")
+        assert "projector" not in page.url
+    finally:
+        page.close()
+
+
+def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
+    import app
+
+    page = open_page(browser, app_url, **PHONE)
+    try:
+        # the knobs: a bar fixed at the bottom of the first screen, closed at first
+        bar = page.locator("#controls .label-wrap")
+        bar.wait_for()
+        page.wait_for_function("() => document.querySelector('#controls .label-wrap')"
+                               ".getAttribute('aria-expanded') === 'false'", timeout=10000)
+        box = bar.bounding_box()
+        assert box["y"] + box["height"] <= 844, box  # within the first screen, let alone two
+        bar.tap()
+        heads = page.locator("#heads")
+        heads.wait_for(state="visible")
+        hb = heads.bounding_box()
+        assert 0 <= hb["y"] < 844, hb  # open: the knobs are on screen
+        bar.tap()
+        # every view: a labelled tab on the bar, none behind an unlabelled "More tabs" menu
+        tabs = page.locator('#tabs button[role="tab"]')
+        assert tabs.count() == len(app.TABS)
+        for i in range(tabs.count()):
+            assert tabs.nth(i).is_visible() and tabs.nth(i).inner_text().strip()
+        assert page.locator("#tabs button[aria-label='More tabs']:visible").count() == 0
+        # the section names are decoration: the tab's accessible name is its own label
+        assert page.get_by_role("tab", name="Explore", exact=True).count() == 1
+        before = page.evaluate("""() => getComputedStyle(document.querySelector(
+            '#tabs button[data-tab-id=explore]'), '::before').content""")
+        assert "Look" in before
+        # no Plotly toolbar over the figures' titles on a touch screen
+        wait_for_plot(page, LARGE_PLOT)
+        assert page.locator("#head-large .modebar-container").evaluate(
+            "e => getComputedStyle(e).display") == "none"
+        # a view opens from its tab
+        click_tab(page, "Take it home")
+        page.locator("#export-head").wait_for()
+    finally:
+        page.close()
+
+
+def test_keyboard_reaches_the_views_in_two_presses_with_a_visible_ring(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url, **LAPTOP)
+    try:
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => document.activeElement.textContent.trim()")
+        assert focused == "Skip to the views"
+        box = page.locator(".ae-skip").first.bounding_box()
+        assert box["width"] > 20 and box["height"] > 10  # shown once focused
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.getAttribute('role') === 'tab'",
+                               timeout=5000)
+        ring = page.evaluate("""() => { const e = document.activeElement,
+            s = getComputedStyle(e);
+            return [e.closest('#tabs') !== null, e.textContent, s.outlineStyle,
+                    parseFloat(s.outlineWidth)]; }""")
+        assert ring[0] and "Explore" in ring[1]
+        assert ring[2] == "solid" and ring[3] >= 2, ring  # the focus ring (WCAG 2.4.7)
+        # one more press: into the list of views' tabs (the next tab is focusable)
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => !!document.activeElement.closest('#tabs')")
+    finally:
+        page.close()
+
+
+def test_head_view_tap_a_word_shows_only_its_lines(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url, **LAPTOP)
+    try:
+        sel = "#head-view .js-plotly-plot"
+        wait_for_plot(page, sel)
+        page.locator(sel).scroll_into_view_if_needed()
+        lines = f"""() => {{ const g = document.querySelector({sel!r}); const q = new Set();
+            let n = 0;
+            for (const t of g._fullData) {{ if (t.mode !== 'lines' || t.showlegend) continue;
+              for (let i = 0; i < t.y.length; i += 3) {{ n++; q.add(t.y[i]); }} }}
+            return [n, [...q]]; }}"""
+        n_all, queries = page.evaluate(lines)
+        assert n_all > 0 and len(queries) > 3
+        target = 5
+        x, y = page.evaluate(f"""() => {{ const g = document.querySelector({sel!r}),
+            L = g._fullLayout, r = g.getBoundingClientRect();
+            return [r.left + L.xaxis._offset + L.xaxis.l2p(0),
+                    r.top + L.yaxis._offset + L.yaxis.l2p({target})]; }}""")
+        page.mouse.click(x, y)
+        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === {target}",
+                               timeout=10000)
+        n_one, only = page.evaluate(lines)
+        assert 0 < n_one < n_all and only == [target]
+        note = page.locator("#head-view .ae-focus-note").inner_text()
+        assert f"token {target}" in note
+        page.mouse.click(x, y)  # the same word again: every line
+        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === null",
+                               timeout=10000)
+        assert page.evaluate(lines)[0] == n_all
+    finally:
+        page.close()
+
+
+def test_figures_have_accessible_names(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url, **LAPTOP)
+    try:
+        for block in ("head-large", "head-view", "predictions"):
+            wait_for_plot(page, f"#{block} .js-plotly-plot")
+        page.wait_for_timeout(500)
+        named = page.evaluate("""() => ['head-large', 'head-view', 'predictions'].map(id => {
+            const e = document.querySelector('#' + id + ' [data-testid=plotly]');
+            return [id, e.getAttribute('role'), e.getAttribute('aria-label') || '']; })""")
+        for block, role, label in named:
+            assert role == "figure" and len(label) > 20, (block, role, label)
+        assert "Layer" in named[0][2] and "Heatmap" in named[0][2]
+        assert page.locator("#grid canvas").get_attribute("role") == "img"
+    finally:
+        page.close()
+
+
+# axe-core rules that this page may still break, with why; empty: none is known.
+# (Gradio's own markup passed in Gradio 6.31 on these views, in both themes.)
+KNOWN = {}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_serious_or_critical_violations(browser, app_url, theme):  # noqa: F811
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = open_page(browser, app_url + ("?__theme=dark" if theme == "dark" else ""),
+                     **LAPTOP)
+    axe = Axe()
+    found = []
+    try:
+        for view, ready in (("Explore", "#head-large .js-plotly-plot"),
+                            ("Through the layers", "#layers-text .token"),
+                            ("Encoder–decoder", "#s2s-output .token"),
+                            ("Take it home", "#tabs .tabitem:visible")):
+            if view != "Explore":
+                click_tab(page, view)
+            page.locator(ready).first.wait_for(timeout=60000)
+            page.wait_for_timeout(1000)  # the page script names the figures
+            for v in axe.run(page).response["violations"]:
+                if v["impact"] in ("serious", "critical") and v["id"] not in KNOWN:
+                    found.append((view, v["id"], v["impact"],
+                                  [n["target"] for n in v["nodes"]][:3]))
+    finally:
+        page.close()
+    assert not found, found

@@ -1,0 +1,60 @@
+"""The page's frame, around the views: skip links, the "Big screen" switch, the section
+names of the tab bar, and the page script (``static/page.js``) that runs them.
+
+Declarations only: the layouts themselves (laptop, projector, phone) are CSS in
+``static/style.css``; ``static/page.js`` switches projector mode (``?projector=1`` or the
+button), turns the knobs into a drawer on phones, moves focus for the skip links, names
+the figures for screen readers and lets a student tap a word in the head view.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gradio as gr
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+PAGE_JS = (STATIC / "page.js").read_text()
+
+# First on the page, so the first Tab press reaches the skip links (WCAG 2.4.1). The links
+# point at real ids, so they work without the script too (the script also moves focus).
+TOP_HTML = """<nav class="ae-top" aria-label="Skip links and display">
+<a class="ae-skip" href="#tabs" data-ae-skip="views">Skip to the views</a>
+<a class="ae-skip" href="#controls" data-ae-skip="knobs">Skip to the knobs</a>
+<button type="button" class="ae-projector-switch" aria-pressed="false"
+ title="Heatmaps first and large, for a projector or a big screen (link: ?projector=1)"
+>Big screen</button>
+</nav>"""
+
+
+def build_top() -> gr.HTML:
+    """The skip links and the projector switch; call first inside the page's Blocks."""
+    return gr.HTML(TOP_HTML, elem_id="ae-top", padding=False)
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal (JSON's escaping is valid CSS for these names)."""
+    return json.dumps(text)
+
+
+def section_css(sections: list[tuple[str, list[str]]]) -> str:
+    """CSS that writes each section's name before its first tab in the tab bar. The name is
+    decoration for sighted users (``content: "..." / ""`` keeps it out of the tab's
+    accessible name); every tab keeps its own label."""
+    rules = []
+    for i, (name, tab_ids) in enumerate(sections):
+        if not tab_ids:
+            continue
+        sel = f'#tabs button[role="tab"][data-tab-id={_css_string(tab_ids[0])}]'
+        rules.append(f"{sel}::before {{ content: {_css_string(name)} / \"\"; }}")
+        if i:  # a gap and a rule between sections
+            rules.append(f"{sel} {{ margin-left: 0.6rem; border-left: 1px solid "
+                         "var(--border-color-primary); }")
+    return "\n".join(rules)
+
+
+def head(sections: list[tuple[str, list[str]]]) -> str:
+    """HTML for ``launch(head=...)``: the section names as CSS and the page script."""
+    return (f"<style>\n{section_css(sections)}\n</style>\n"
+            f"<script>\n{PAGE_JS}\n</script>")
