@@ -127,9 +127,12 @@ def head_view_spec(
         hovermode="closest",
         margin={"l": 4, "r": 4, "t": 28, "b": 4, "pad": 0},
     )
-    if title:  # title top left, legend moves to the top right
+    if title:  # title on top; the legend goes under the lines, where no title can be hit
+        # (at the top right it sat over a long title in a narrow column)
         layout["annotations"].append(_title_annotation(title))
-        layout["legend"].update(x=1, xanchor="right")
+        layout["legend"].update(y=0, yanchor="top")
+        layout["margin"]["b"] = 30
+        layout["height"] += 26
     return {"data": data, "layout": layout}
 
 
