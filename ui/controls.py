@@ -287,7 +287,8 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     made); a tab without a live update is there too, so that typing while it is open
     updates nothing. Adds the loop's configuration (hidden, below the rest of the page)
     and the page's few listeners that report to the loop: one for all shared controls,
-    one per tab's select, one per view's own controls, and the page load."""
+    one per tab's select, one per view's own controls, and the page load. The page must
+    load the loop itself: ``launch(head=LIVE_HEAD)`` (``app.LAUNCH`` has it)."""
     context = get_blocks_context()
     views = {v.tab_id: v for v in panel.live}
     if tabs is None:
