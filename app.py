@@ -38,7 +38,7 @@ from ui import (
     training_tab,
 )
 from ui.classroom import ClassroomBlocks
-from ui.controls import build_knobs, build_sentence, finish_live
+from ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
 
 ui.fast_import.imports_done()
 
@@ -83,12 +83,13 @@ GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_
 # out first; with ui/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway.
 # A class of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
 SESSION_CAP = 1000
+# head: the live loop (static/live.js), which carries every change to the open view, and
 # page.head(): the page's own script (static/page.js: projector mode, skip links, the knobs
 # drawer, figure names) and the section names of the tab bar, as CSS.
 LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False,
               state_session_capacity=SESSION_CAP,
-              head=page.head([(name, [tab_id for _, tab_id, _ in tabs])
-                              for name, tabs in SECTIONS]))
+              head=LIVE_HEAD + "\n" + page.head([(name, [tab_id for _, tab_id, _ in tabs])
+                                                 for name, tabs in SECTIONS]))
 
 
 def load_resources():
@@ -117,7 +118,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
                     with gr.Tab(title, id=tab_id) as tab:
                         module.build(demo, tab, tok, zoo, panel)
                     tabs[tab_id] = tab
-        finish_live(panel, tabs)  # one listener per trigger; only the open tab updates
+        finish_live(panel, tabs)  # static/live.js: only the open view updates
         export_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
         # Match the figures to the page's own light/dark mode once it has loaded.
         demo.load(None, None, panel.theme,

@@ -2,19 +2,13 @@
 // in ui/explore_tab.py; Gradio runs it once per mount with element, trigger, props,
 // server, upload and watch in scope). Data: explorer/views/grid_payload.py.
 //
-// Two ways a grid arrives:
-//  * typing while this tab is open: this script asks the server itself
-//    (server.grid_data, one plain POST; no queue, no server-sent events) and draws the
-//    answer; one request at a time, keystrokes typed meanwhile collapse into one more;
-//  * everything else (a knob, opening the tab, an example): Gradio's event sets
-//    props.value and watch('value') draws it. That value also tells this script the
-//    controls to send with the next keystroke.
-// Once typing pauses (__SETTLE__ ms) the tab's slower figures are asked for by clicking
-// its hidden "settled" button, as ui/controls.py does for every tab.
+// The grid arrives by one way: the page's live loop (static/live.js, which says how a
+// keystroke travels) calls this script's update() for every change while Explore is open,
+// and this script asks the server itself (server.grid_data, one plain POST; no queue, no
+// server-sent events) and draws the answer. The loop also asks for the tab's slower
+// figures once typing pauses (its settled event, ui/explore_tab.py).
 // Token labels and messages are plain text on a canvas or in textContent: never HTML.
 
-const TAB = "__TAB__";
-const SETTLE_MS = __SETTLE__;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
 const MARGIN = { top: 20, right: 28, gap: 4, tokensLeft: 70, tokensBottom: 62 };
 const MAX_PANEL = 160; // css px: one panel never larger than this
@@ -32,7 +26,6 @@ let drawn = 0; // grids drawn so far
 let cursor = null; // [layer, head] chosen with the keyboard while the canvas has focus
 
 const click = (id) => document.getElementById(id)?.click();
-const sentence = () => document.querySelector("#sentence textarea");
 
 function rgb(hex) {
   return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
@@ -243,57 +236,20 @@ canvas.addEventListener("keydown", (ev) => {
 });
 new ResizeObserver(() => redraw()).observe(element);
 
-// ------------------------------------------------------------------ typing: the fast path
-let busy = false, again = false;
-
-const controls = () => (props.value && props.value.controls) || null;
-
-function settleLater() {
-  const k = window.__aeTicks;
-  setTimeout(() => {
-    if (window.__aeTicks === k && window.__aeTab === TAB) click("ae-rest-" + TAB);
-  }, window.__aeSettle || 0);
-}
-
-async function pump() {
-  if (busy) { again = true; return; }
-  busy = true;
-  try {
-    do {
-      again = false;
-      const sent = controls(), box = sentence();
-      if (!sent || !box) { click("ae-live-" + TAB); return; } // no grid yet: Gradio's way
-      let answer;
-      try {
-        answer = await server.grid_data({ text: box.value, controls: sent });
-      } catch (e) {
-        answer = { ok: false, caption: "⚠️ The server did not answer (busy?). Type on to try again." };
-      }
-      // A knob changed while this was on its way: ask again with the new controls.
-      if (JSON.stringify(sent) !== JSON.stringify(controls())) again = true;
-      else draw(answer);
-    } while (again);
-  } finally {
-    busy = false;
-  }
-  settleLater();
-}
-
-window.__aeGridPump = pump; // the newest mount's pump (a remount replaces it)
-if (!window.__aeGridListens) {
-  window.__aeGridListens = true;
-  document.addEventListener("input", (ev) => {
-    if (window.__aeTab !== TAB || !ev.target.closest || !ev.target.closest("#sentence")) return;
-    window.__aeTicks = (window.__aeTicks || 0) + 1;
-    window.__aeSettle = SETTLE_MS;
-    window.__aeGridPump();
-  }, true);
-}
-
-watch("value", () => {
-  const v = props.value, box = sentence();
-  draw(v);
-  // Typed on while a knob's update was on its way: bring the grid up to the sentence.
-  if (v && v.controls && typeof v.text === "string" && box && v.text !== box.value) pump();
+// ------------------------------------------------------------ the live loop asks for a grid
+// static/live.js calls update() for every change of the box or a knob while Explore is open
+// (one at a time; changes made meanwhile collapse into one more call). ctx.values: the
+// sentence and the knobs in ui/controls.KNOB_NAMES order. One plain POST, no queue.
+const VIEW = element.querySelector("[data-view]").dataset.view;
+window.AttentionExplorer.live.register(VIEW, {
+  async update(ctx) {
+    const [text, ...controls] = ctx.values;
+    let answer;
+    try {
+      answer = await server.grid_data({ text: text == null ? "" : String(text), controls });
+    } catch (e) {
+      answer = { ok: false, caption: "⚠️ The server did not answer (busy?). Type on to try again." };
+    }
+    if (ctx.fresh()) draw(answer); // else a newer change is on its way: the loop asks again
+  },
 });
-draw(props.value);

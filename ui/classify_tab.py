@@ -6,10 +6,10 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis.run import TOKENS_HELP
+from explorer.analysis.run import MAX_CHARS, TOKENS_HELP
 from explorer.views.classify import classify_view, load_classifier
 from explorer.views.controls import BadControl, parse_controls
-from ui.controls import Panel, live_js, wire_live
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "classify"
@@ -26,9 +26,9 @@ It was trained by this project on sentences it generated, where the answer hangs
 words: the feeling word and a **not** / **never** in its own clause — *"The dog was not happy
 because the ball was red"* is negative, *"The dog was happy because the ball was not red"* is
 positive. Its held-out accuracy is measured on word and sentence-shape pairs it never saw. It
-is a model of its own: the *Model*, *Heads per layer* and *Positional encoding* knobs choose
-language models and change nothing here; the mask, scaling, temperature, layer and head knobs
-apply.
+is a model of its own, with its own sentence box: the *Model*, *Heads per layer* and
+*Positional encoding* knobs choose language models and are switched off here; the mask,
+scaling, temperature, layer and head knobs apply.
 
 """
 
@@ -62,15 +62,19 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update.
     The classifier is loaded here, once: read-only shared state like the zoo."""
     loaded = load_classifier(vocab_size=tok.vocab_size)
-    status = gr.Markdown(elem_id="classify-status")
     gr.Markdown(INTRO, elem_id="classify-intro")
+    # Its own box: its examples are for this model, and must not replace the sentence the
+    # other views show.
+    text = gr.Textbox(EXAMPLES[0], label="Sentence for the classifier", lines=1,
+                      max_length=MAX_CHARS, elem_id="classify-text")
+    status = gr.Markdown(elem_id="classify-status")
     with gr.Row(equal_height=False):
         probs = gr.Plot(show_label=False, elem_id="classify-probs", min_width=260, scale=2)
         evidence = gr.Plot(show_label=False, elem_id="classify-evidence", min_width=300,
                            scale=3)
     gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
-    examples = gr.Examples(EXAMPLES, inputs=panel.text, label="Sentences for this model",
-                           api_name="classify_example", api_visibility="private")
+    gr.Examples(EXAMPLES, inputs=text, label="Sentences for this model",
+                api_name="classify_example", api_visibility="private")
     gr.Markdown("#### Every head's attention (rows: layers, columns: heads; the outlined one "
                 "is below, pick it with *Layer* and *Head*)", elem_classes="caption")
     grid = gr.Plot(show_label=False, elem_id="classify-grid")
@@ -89,8 +93,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             return [FAILED, None, None, None, None]
         return [v.status, v.probs, v.evidence, v.grid, v.head]
 
-    wire_live(panel, TAB, dict(fn=compute, inputs=panel.inputs, outputs=outputs))
-    # A clicked example is no keystroke: once it is in the box, run the update.
-    examples.load_input_event.then(None, None, None, js=live_js(TAB), api_name=False,
-                                   show_progress="hidden")
+    inputs = [text, *panel.inputs[1:]]
+    # Its own box (every edit, an example too) and the knobs that act on the classifier.
+    wire_live(panel, TAB, dict(fn=compute, inputs=inputs, outputs=outputs),
+              extra=(text.change,),
+              watch=("mask", "scaling", "temperature", "layer", "head", "theme"),
+              note="Classify reads its own sentence box, below; of the knobs only Causal "
+                   "mask, Scaling, Temperature, Layer, Head and Figure colours apply.")
     api.click(compute, panel.inputs, outputs, api_name="classify")

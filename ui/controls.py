@@ -1,25 +1,32 @@
-"""The sentence box and the knobs, shared by every tab, and the one live wiring of the page.
+"""The sentence box and the knobs, shared by every view, and the one live wiring of the page.
 
-Every tab reads the same controls, so flipping a knob changes what every view shows;
-only the tab that is open recomputes, the others when they are opened.
+Every view reads the same controls, so flipping a knob changes what every view shows;
+only the view that is open recomputes, the others when they are opened (and only if
+something they watch changed meanwhile).
 
-How a keystroke reaches the open tab (:func:`wire_live`, :func:`finish_live`): Gradio
-6.31's front end runs the listeners of one trigger one after another, each awaited to the
-end, and ``trigger_mode="always_last"`` collapses repeats only per listener, so with one
-server listener per tab on the sentence box every keystroke ran every tab's update (seen:
-a 4 s wait for the grid, ~100 queued calls for one typed sentence). Instead each trigger
-(the sentence box, each knob, a tab's own controls) has exactly ONE listener: a js-only
-function that finishes at once and clicks the hidden button of the open tab (the page
-keeps which tab is open in ``window.__aeTab``). Each button has one server event, the
-tab's update, with ``always_last``: while an update runs, further keystrokes collapse
-into one more. So a keystroke costs one server event chain, for the open tab only; a tab's
-slower figures can wait for a pause in typing (``wire_live(settled=...)``).
+How a change reaches the open view is the job of one client-side loop,
+``static/live.js`` (read its header first): Gradio's ``.change`` of the sentence box and
+of every knob has ONE js-only listener that hands all their values to the loop
+(:data:`CONTROLS_JS`; ``.change`` fires for typing, paste, cut, Backspace, Delete,
+clearing, examples and share links alike); opening a tab tells the loop which view is
+open. The loop runs the open view's update, one at a time, collapsing changes made
+meanwhile into one more (always last), and its slower figures once typing pauses. Gradio
+runs a trigger's listeners one after another, so one server listener per view on the box
+would run every view's update per keystroke; here a keystroke costs one server round, for
+the open view only. Each view's update is an event of its own hidden ``gr.HTML`` anchor
+(:func:`wire_live`), which the loop starts with ``trigger``; the anchor's new value says
+the event has finished. Python writes no logic in js strings: the loop's configuration is
+JSON data (:func:`live_config`), the listeners only call the loop's named interface.
 """
 
 from __future__ import annotations
 
+import functools
+import html
 import json
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import gradio as gr
 from gradio.context import get_blocks_context
@@ -47,6 +54,8 @@ EXAMPLES = [
     "Lily and Ben went to the park. They played on the swings and ate ice cream. "
     "When the sun went down, Lily said to Ben that it was time to go home, and",
 ]
+
+ROOT = Path(__file__).resolve().parents[1]
 
 HELP = {
     "objective": "Next word: a decoder trained to predict the next token (GPT-style). "
@@ -91,25 +100,27 @@ KNOB_NAMES = ("text", "objective", "heads", "pos", "mask", "scaling", "temperatu
 
 @dataclass
 class LiveView:
-    """One tab's live update, recorded by :func:`wire_live`, wired by :func:`finish_live`."""
+    """One view's live update, recorded by :func:`wire_live`, wired by :func:`finish_live`."""
 
     tab_id: str
-    event: dict  # kwargs of the update's event (fn, inputs, outputs, ...)
+    event: dict | None  # kwargs of the update's event (fn, inputs, outputs, ...); None: the
+    # view's own page script fetches its data (Explore's canvas)
     settled: dict | None  # kwargs of the event that follows once typing pauses, or None
-    extra: tuple  # the tab's own triggers (e.g. its radio's .change)
+    extra: tuple  # the view's own triggers (e.g. its radio's .change)
     watch: tuple[str, ...] | None  # panel controls it depends on (None: all)
-    own_typing: bool = False  # the tab's own page script follows typing (not its button)
+    anchor: gr.HTML  # hidden; its events are the view's, its value says one has finished
+    note: str | None = None  # the knob note while it is open (None: which knobs apply)
 
 
 def build_sentence() -> gr.Textbox:
     text = gr.Textbox(label="Your sentence", lines=2, max_length=MAX_CHARS, value=EXAMPLES[0],
                       elem_id="sentence", info="Updates as you type.")
     with gr.Accordion("Examples that show something", open=False, elem_id="examples"):
-        examples = gr.Examples(EXAMPLES, inputs=text, label=None)
-    # Filling the box from an example fires no ``.input`` (that is typing only), so once the
-    # example is in, ask the open tab for its update as a radio click would.
-    examples.load_input_event.then(None, None, None, js=EXAMPLE_JS, api_name=False,
-                                   show_progress="hidden")
+        # an example changes the box's value: the live loop follows it (.change)
+        gr.Examples(EXAMPLES, inputs=text, label=None)
+    # "Updating …" while the open view's update is on its way (static/live.js writes it).
+    gr.HTML('<div id="ae-live-status" class="ae-live-status" role="status" aria-live="polite" '
+            'aria-busy="false"></div>', elem_id="live-status", js_on_load=None)
     return text
 
 
@@ -135,6 +146,9 @@ def head_slider(n_heads, head=0, set_value: bool = False) -> gr.Slider:
 def build_knobs(text: gr.Textbox) -> Panel:
     """The knobs column; ``text`` is the sentence box they share with every view."""
     with gr.Accordion("Knobs", open=True):
+        # Which knobs apply to the open view (static/live.js writes it; empty: all do).
+        gr.HTML('<div class="ae-knob-note" aria-live="polite" hidden></div>',
+                elem_id="knob-note", js_on_load=None)
         objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
                              info=HELP["objective"], elem_id="objective")
         heads = gr.Radio(list(HEADS), value=DEFAULT_HEADS, label="Heads per layer",
@@ -163,79 +177,107 @@ def build_knobs(text: gr.Textbox) -> Panel:
 
 
 LIVE_DEFAULTS = dict(show_progress="hidden", trigger_mode="always_last", api_name=False)
-# How long nothing new must happen before a tab's slower figures follow, by what changed
+# How long nothing new must happen before a view's slower figures follow, by what changed
 # last: typing comes in bursts (a student types a key every 150-400 ms), a slider drag
-# too; a radio button or opening a tab is one event (ms).
+# too; a radio button or opening a tab is one event (ms). Read by static/live.js.
 SETTLE_MS = {"text": 500, "slider": 150, "other": 0}
+LIVE_JS = ROOT / "static" / "live.js"
+# The page's <head>: the live loop, loaded once before Gradio mounts anything (app.LAUNCH).
+LIVE_HEAD = f"<script>\n{LIVE_JS.read_text(encoding='utf-8')}\n</script>"
+# Which page elements each shared control is (made inert where a view does not watch it).
+KNOB_ELEMENTS = {"text": ["sentence", "examples"], **{n: [n] for n in KNOB_NAMES[1:]}}
+KNOB_LABELS = {"text": "Your sentence", "objective": "Model", "heads": "Heads per layer",
+               "pos": "Positional encoding", "mask": "Causal mask", "scaling": "Scaling",
+               "temperature": "Temperature", "layer": "Layer", "head": "Head",
+               "theme": "Figure colours"}
+# The calls into the live loop (static/live.js) that Gradio's listeners make. The only
+# data in them is a view id, written as JSON.
+CONTROLS_JS = "(...values) => window.AttentionExplorer.live.controls(values)"
+START_JS = "(...values) => window.AttentionExplorer.live.start(values)"
+# A view's hidden anchor (wire_live): tells the loop how to start the view's events.
+ANCHOR_JS = ("window.AttentionExplorer.live.mount(element, "
+             "{update: () => trigger('update'), settle: () => trigger('settle')}, watch);")
 
 
-def wire_live(panel: Panel, tab_id: str, live: dict, *, settled: dict | None = None,
-              extra=(), watch: tuple[str, ...] | None = None,
-              own_typing: bool = False) -> None:
+def open_js(tab_id: str) -> str:
+    """js of a tab's select event: tell the live loop this view is open."""
+    return f"() => window.AttentionExplorer.live.open({json.dumps(tab_id)})"
+
+
+def refresh_js(tab_id: str) -> str:
+    """js for a view's own controls (and anything else that changes only that view): update
+    the view ``tab_id`` if it is open."""
+    return f"() => window.AttentionExplorer.live.refresh({json.dumps(tab_id)})"
+
+
+def wire_live(panel: Panel, tab_id: str, live: dict | None, *, settled: dict | None = None,
+              extra=(), watch: tuple[str, ...] | None = None, note: str | None = None) -> None:
     """Make ``live`` (event kwargs: ``fn``, ``inputs``, ``outputs``, optionally
-    ``preprocess``/``postprocess``...) the update of the tab with id ``tab_id``: it runs when
-    it opens and, while it is open, on typing, on every knob named in ``watch`` (default:
-    all of ``Panel.inputs``) and on ``extra`` triggers (event methods such as
-    ``radio.change``). ``fn`` never runs for a closed tab, so it needs no check of which
-    tab is open. ``settled``: kwargs of a second event for the figures that need not
-    follow every keystroke; it runs after an update once nothing newer was typed or
-    clicked for a moment (``SETTLE_MS``: drawing a figure costs the browser more than
-    computing it costs the server, and every figure drawn delays the next keystroke's
-    grid). ``own_typing``: typing does not click the tab's button, because a script of
-    the tab's own follows the sentence box (the Explore grid, ``static/live_grid.js``);
-    it then also asks for the settled event itself. Wired by :func:`finish_live`, called
-    once after every tab is built (``app.py`` does)."""
+    ``preprocess``/``postprocess``...) the update of the view with id ``tab_id``; call it
+    inside that view's ``gr.Tab``. The live loop (``static/live.js``) runs it when the view
+    opens and, while it is open, after every change of a shared control named in ``watch``
+    (default: all of ``Panel.inputs``; the others are switched off while the view is open)
+    and of ``extra`` triggers (event methods such as ``radio.change``). ``fn`` never runs
+    for a closed view, so it needs no check of which view is open. ``settled``: kwargs of
+    a second event for the figures that need not follow every keystroke; it runs once
+    nothing newer changed for a moment (``SETTLE_MS``). ``live`` None: the view fetches its
+    own data and registers with the loop itself (Explore's canvas). ``note``: what the knob
+    note says while this view is open (default: which knobs apply). Wired by
+    :func:`finish_live`, called once after every tab is built (``app.py`` does)."""
     if any(v.tab_id == tab_id for v in panel.live):
         raise ValueError(f"tab {tab_id!r} already has a live update")
     unknown = set(watch or ()) - set(KNOB_NAMES)
     if unknown:
         raise ValueError(f"watch names unknown controls: {sorted(unknown)}")
-    panel.live.append(LiveView(tab_id, dict(live), settled, tuple(extra),
-                               None if watch is None else tuple(watch), own_typing))
+    template = (f'<div class="ae-live-anchor" data-view="{html.escape(tab_id)}" '
+                f'data-update="{int(live is not None)}" data-settle="{int(settled is not None)}">'
+                '</div>')
+    anchor = gr.HTML("", html_template=template, js_on_load=ANCHOR_JS,
+                     elem_classes="ae-hidden", elem_id=f"ae-live-{tab_id}")
+    panel.live.append(LiveView(tab_id, None if live is None else dict(live), settled,
+                               tuple(extra), None if watch is None else tuple(watch), anchor,
+                               note))
 
 
-# Click the element with this id; at page load it may not be on the page yet: retry. Every
-# routed trigger counts in window.__aeTicks (a pause: the count did not change) and says in
-# window.__aeSettle how long that pause must be.
-_CLICK = ("const click = (id, n = 50) => { const b = document.getElementById(id); "
-          "if (b) b.click(); else if (n > 0) setTimeout(() => click(id, n - 1), 100); }; "
-          "const tick = (ms) => { window.__aeTicks = (window.__aeTicks || 0) + 1; "
-          "window.__aeSettle = ms; };")
+def _stamped(fn, n_outputs: int):
+    """``fn`` with one more output: a new stamp for the view's anchor, which tells the live
+    loop the event has finished (static/live.js, ``mount``)."""
+    @functools.wraps(fn)
+    def run(*args):
+        out = fn(*args)
+        out = [out] if n_outputs == 1 else list(out)
+        return [*out, f"{time.monotonic_ns()}"]
+    return run
 
 
-# After an example fills the sentence box: the open tab's update, if it has one.
-EXAMPLE_JS = ("() => { const b = document.getElementById('ae-live-' + window.__aeTab); "
-              "if (b) { window.__aeTicks = (window.__aeTicks || 0) + 1; "
-              f"window.__aeSettle = {SETTLE_MS['other']}; b.click(); }} }}")
+def _event(view: LiveView, kwargs: dict) -> dict:
+    outputs = list(kwargs.get("outputs") or [])
+    return {**LIVE_DEFAULTS, **kwargs, "fn": _stamped(kwargs["fn"], len(outputs)),
+            "outputs": [*outputs, view.anchor]}
 
 
-def live_js(*tab_ids: str, settle: str = "other") -> str:
-    """js for a trigger's single listener: run the open tab's update when the open tab is
-    one of ``tab_ids`` (``settle``: a key of ``SETTLE_MS``). The ids are our own
-    constants, written into the js as JSON."""
-    return ("() => { " + _CLICK + " const t = window.__aeTab; if ("
-            + json.dumps(list(tab_ids)) + ".includes(t)) { "
-            f"tick({SETTLE_MS[settle]}); click('ae-live-' + t); }} }}")
+def live_config(panel: Panel, tabs: dict[str, gr.Tab]) -> dict:
+    """What static/live.js needs to know, as JSON data: the shared controls in the order
+    ``CONTROLS_JS`` passes them, the sliders among them, the pauses, and each view's title
+    and watched controls (None: all; a tab without a live update watches none)."""
+    views = {v.tab_id: v for v in panel.live}
+    return {
+        "knobs": list(KNOB_NAMES),
+        "sliders": [n for n, c in panel.named.items() if isinstance(c, gr.Slider)],
+        "settle": SETTLE_MS,
+        "labels": KNOB_LABELS,
+        "elements": KNOB_ELEMENTS,
+        "first": next(iter(tabs), None),
+        "views": {tab_id: {"title": str(tab.label or tab_id),
+                           "watch": (list(views[tab_id].watch)
+                                     if tab_id in views and views[tab_id].watch is not None
+                                     else None if tab_id in views else []),
+                           "note": views[tab_id].note if tab_id in views else NO_VIEW_NOTE}
+                  for tab_id, tab in tabs.items()},
+    }
 
 
-def _opened_js(tab_id: str) -> str:
-    """js of a tab's select event (and of the page load for the first tab): remember the
-    open tab and run its update unless it was open already (Gradio also selects the
-    first tab while the page mounts), then refit figures drawn while it was hidden (a
-    Plotly figure keeps a stale width until a resize event)."""
-    t = json.dumps(tab_id)
-    return ("() => { " + _CLICK + f" if (window.__aeTab !== {t}) {{ window.__aeTab = {t}; "
-            f"tick({SETTLE_MS['other']}); click('ae-live-' + {t}); "
-            "setTimeout(() => window.dispatchEvent(new Event('resize')), 150); } }")
-
-
-def _settle_js(tab_id: str) -> str:
-    """js chained after a tab's update: once nothing newer was routed for as long as the
-    last trigger asks (and the tab is still open), run the tab's settled event."""
-    t = json.dumps(tab_id)
-    return ("() => { " + _CLICK + " const k = window.__aeTicks; setTimeout(() => { "
-            f"if (window.__aeTicks === k && window.__aeTab === {t}) click('ae-rest-' + {t}); "
-            "}, window.__aeSettle || 0); }")
+NO_VIEW_NOTE = "The knobs act on the views; this tab does not use them."
 
 
 def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
@@ -243,8 +285,10 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     built. ``tabs``: id -> ``gr.Tab`` of every tab in page order, the first open at load
     (default: every ``gr.Tab`` with an ``id`` in this ``gr.Blocks``, in the order they were
     made); a tab without a live update is there too, so that typing while it is open
-    updates nothing. Adds one hidden button per live tab, below the rest of the page, and
-    runs the first tab's update when the page loads."""
+    updates nothing. Adds the loop's configuration (hidden, below the rest of the page)
+    and the page's few listeners that report to the loop: one for all shared controls,
+    one per tab's select, one per view's own controls, and the page load. The page must
+    load the loop itself: ``launch(head=LIVE_HEAD)`` (``app.LAUNCH`` has it)."""
     context = get_blocks_context()
     views = {v.tab_id: v for v in panel.live}
     if tabs is None:
@@ -253,31 +297,24 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     missing = set(views) - set(tabs)
     if missing:
         raise ValueError(f"live updates for tabs that are not on the page: {sorted(missing)}")
-    with gr.Row(elem_classes="ae-hidden"):
-        buttons = {tab_id: gr.Button(f"update {tab_id}", elem_id=f"ae-live-{tab_id}")
-                   for tab_id in views}
-        rests = {tab_id: gr.Button(f"settled {tab_id}", elem_id=f"ae-rest-{tab_id}")
-                 for tab_id, view in views.items() if view.settled is not None}
-    for tab_id, view in views.items():
-        event = buttons[tab_id].click(**{**LIVE_DEFAULTS, **view.event})
+    config = html.escape(json.dumps(live_config(panel, tabs)), quote=True)
+    gr.HTML(f'<div data-config="{config}"></div>', elem_id="ae-live-config",
+            elem_classes="ae-hidden", js_on_load=None)
+    for view in views.values():
+        if view.event is not None:
+            view.anchor.update(**_event(view, view.event))
         if view.settled is not None:
-            event.then(None, None, None, js=_settle_js(tab_id), api_name=False,
-                       show_progress="hidden")
-            rests[tab_id].click(**{**LIVE_DEFAULTS, **view.settled})
+            view.anchor.settle(**_event(view, view.settled))
         if view.extra:
-            gr.on(list(view.extra), None, None, None, js=live_js(tab_id), api_name=False,
-                  show_progress="hidden")
-    for tab_id, tab in tabs.items():  # js only: opening a tab sends its update, nothing more
-        tab.select(None, None, None, js=_opened_js(tab_id), api_name=False,
+            gr.on(list(view.extra), None, None, None, js=refresh_js(view.tab_id),
+                  api_name=False, show_progress="hidden")
+    for tab_id, tab in tabs.items():  # js only: opening a tab tells the loop, nothing more
+        tab.select(None, None, None, js=open_js(tab_id), api_name=False,
                    show_progress="hidden")
-    if tabs:
-        context.root_block.load(None, None, None, js=_opened_js(next(iter(tabs))),
-                                api_name=False, show_progress="hidden")
-    for name, control in panel.named.items():
-        ids = [t for t, v in views.items() if (v.watch is None or name in v.watch)
-               and not (name == "text" and v.own_typing)]
-        trigger = control.input if name == "text" else control.change  # typing, not loads
-        settle = ("text" if name == "text" else
-                  "slider" if isinstance(control, gr.Slider) else "other")
-        trigger(None, None, None, js=live_js(*ids, settle=settle), api_name=False,
-                show_progress="hidden")
+    # One listener for every shared control: .change fires for every edit of the box
+    # (typing, paste, cut, Backspace, Delete, clearing) and for values the server sets (an
+    # example, a share link); the loop works out what changed.
+    gr.on([c.change for c in panel.inputs], None, panel.inputs, None, js=CONTROLS_JS,
+          api_name=False, show_progress="hidden", queue=False)
+    context.root_block.load(None, panel.inputs, None, js=START_JS, api_name=False,
+                            show_progress="hidden")

@@ -1,11 +1,11 @@
 """The Explore tab: every head at once, one head large, the head view, the guesses.
 
 The grid of every head is the page's own canvas (``static/live_grid.js``, data from
-:mod:`explorer.views.grid_payload`), not a Plotly figure: it follows each keystroke by asking
-the server directly (``gr.HTML(server_functions=...)``), so typing skips Gradio's queue
-and Plotly's redraw, the two slow parts of a keystroke (see the module docstring there).
-Knobs, opening the tab and examples still come as Gradio events (``wire_live``); the
-large head, the head view, the guesses chart and the table follow once typing pauses.
+:mod:`explorer.views.grid_payload`), not a Plotly figure: the live loop (``static/live.js``)
+asks it for every change, and it asks the server directly
+(``gr.HTML(server_functions=...)``), so a keystroke skips Gradio's queue and Plotly's
+redraw, the two slow parts. The large head, the head view, the guesses chart, the table
+and the status follow once typing pauses (the view's settled event, ``wire_live``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from explorer.analysis.run import TOKENS_HELP
 from explorer.views.controls import BadControl, parse_controls
 from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
 from explorer.views.grid_payload import safe_grid_payload
-from ui.controls import SETTLE_MS, Panel, wire_live
+from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "explore"
@@ -31,17 +31,13 @@ FAILED = "⚠️ Something went wrong with this request. Please try again."
 LIVE_CONCURRENCY = 4
 BUSY_AFTER_S = 5.0
 BUSY = {"ok": False, "caption": "⚠️ The server is busy right now; keep typing to try again."}
-GRID_HTML = ('<div class="ae-grid"><div class="ae-grid-caption" aria-live="polite"></div>'
+GRID_HTML = ('<div class="ae-grid" data-view="explore">'
+             '<div class="ae-grid-caption" aria-live="polite"></div>'
              '<div class="ae-grid-guesses"></div>'
              '<canvas role="img" aria-label="Attention of every head"></canvas>'
              '<div class="ae-grid-tip" hidden></div></div>')
 GRID_JS = (Path(__file__).resolve().parents[1] / "static" / "live_grid.js").read_text()
 READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
-
-
-def grid_js(tab: str = TAB) -> str:
-    """static/live_grid.js with this tab's id and the typing pause filled in."""
-    return GRID_JS.replace("__TAB__", tab).replace("__SETTLE__", str(SETTLE_MS["text"]))
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -62,8 +58,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         finally:
             gate.release()
 
-    grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=grid_js(),
-                   server_functions=[grid_data], elem_id="grid")
+    gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
+            server_functions=[grid_data], elem_id="grid")
     select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
     # Below the grid, so the heatmaps stay first on a small or projected screen.
     with gr.Row(equal_height=False, elem_id="clear-heads-row"):
@@ -80,15 +76,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     api_grid = gr.Plot(visible=False)
     outputs = [api_grid, big, lines, preds, status, table]
 
-    # A knob, opening the tab, an example: the grid, the same payload a keystroke gets (its
-    # value also tells the canvas which controls to send with the next keystroke). Once
-    # typing pauses (controls.SETTLE_MS; at once after a knob) the other figures, the table
-    # and the status, from the sentence and knobs as they are then: drawing those takes the
-    # browser longer than the grid, and while it draws, the next keystroke's grid waits.
-    def update_grid(text, *controls):
-        return safe_grid_payload(zoo, tok, {"text": "" if text is None else str(text),
-                                            "controls": list(controls)})
-
+    # Every change: the canvas asks grid_data itself (the live loop calls it, live_grid.js).
+    # Once typing pauses (controls.SETTLE_MS; at once after a knob) the other figures, the
+    # table and the status, from the sentence and knobs as they are then: drawing those
+    # takes the browser longer than the grid, and while it draws, the next grid waits.
     def update_rest(text, *controls):
         try:
             return settled_update(zoo, tok, text, parse_controls(*controls))
@@ -99,10 +90,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             return None, None, None, "", FAILED
 
     raw = dict(preprocess=False, postprocess=False)  # values go out exactly as built
-    wire_live(panel, TAB, dict(fn=update_grid, inputs=panel.inputs, outputs=[grid], **raw),
-              settled=dict(fn=update_rest, inputs=panel.inputs,
-                           outputs=[big, lines, preds, table, status], **raw),
-              own_typing=True)
+    wire_live(panel, TAB, None, settled=dict(fn=update_rest, inputs=panel.inputs,
+                                             outputs=[big, lines, preds, table, status], **raw))
 
     def api(text, *controls):
         """The ``/explore`` endpoint: the same view as ``go.Figure`` objects, the

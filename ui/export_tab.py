@@ -48,21 +48,6 @@ _DOWNLOAD = """(layer, head) => {{
 HEAD_NAME = "'attention-L' + Number(layer) + 'H' + Number(head)"
 GRID_NAME = "'attention-all-heads'"
 
-# Opening a share link: after the knobs are set, tell the sentence box it was edited so
-# the open tab redraws (the tabs listen to the box's input event, which a value set by
-# the server does not fire). Waits for the page's first figures so the initial draw,
-# made with the default sentence, cannot land after ours.
-NUDGE_SENTENCE = """() => {
-  if (!new URLSearchParams(window.location.search).has('text')) return;
-  const started = Date.now();
-  const fire = () => {
-    const box = document.querySelector('#sentence textarea');
-    const drawn = document.querySelector('.js-plotly-plot');
-    if (!box || (!drawn && Date.now() - started < 8000)) { setTimeout(fire, 150); return; }
-    box.dispatchEvent(new Event('input', {bubbles: true}));
-  };
-  setTimeout(fire, 150);
-}"""
 PAGE_ADDRESS = "() => window.location.origin + window.location.pathname"
 # The views a link can open, {id: title}, filled in by wire_share_link. A click on a tab
 # button (the bar's or the "more tabs" menu's) records which view is open, except this
@@ -126,8 +111,9 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
                                      values.get("head", 0), set_value="head" in values)
         return [values.get(name, gr.skip()) for name in FIELDS]
 
+    # The values it sets change the controls: the live loop (static/live.js) follows.
     demo.load(apply_share_link, None, _panel_fields(panel), api_name=False,
-              show_progress="hidden").then(None, None, None, js=NUDGE_SENTENCE)
+              show_progress="hidden")
     views = {b.id: b.label for b in get_blocks_context().blocks.values()
              if isinstance(b, gr.Tab) and isinstance(b.id, str) and b.label}
     js = TRACK_VIEWS.replace("__VIEWS__", json.dumps(views)).replace("__SELF__",

@@ -132,7 +132,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     # position.input: only the student's own moves (our resizing must not loop back)
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, method, position, seen_n],
-                               outputs=outputs), extra=(method.change, position.input))
+                               outputs=outputs), extra=(method.change, position.input),
+              watch=("text", "objective", "heads", "pos", "mask", "scaling", "temperature",
+                     "theme"))
 
     # API (tests, scripts): the same view for given values, whichever tab is open; the
     # position is bounded to the sentence (a large number means the last token).

@@ -18,7 +18,7 @@ from explorer.analysis.run import prepare
 from explorer.analysis.stages import model_line, pick
 from explorer.figures.positional import encoding_figures, shuffle_figures
 from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
-from ui.controls import Panel, live_js, wire_live
+from ui.controls import Panel, refresh_js, wire_live
 
 log = logging.getLogger("attention_explorer")
 TAB = "positional"
@@ -125,4 +125,4 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, seed], outputs=outputs))
     again.click(lambda s: int(s or 0) + 1, seed, seed, api_name=False).then(
-        None, None, None, js=live_js(TAB))
+        None, None, None, js=refresh_js(TAB))

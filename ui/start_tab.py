@@ -26,8 +26,8 @@ TITLES = {"explore": "Explore", "ablate": "Ablate", "positional": "Positional en
           "training": "Through training"}
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
           "head")
-# Open a tab by its button's text (ids of the tab buttons are Gradio's own), then tell the
-# sentence box it changed so the opened view draws the step's sentence.
+# Open a tab by its button's text (ids of the tab buttons are Gradio's own); the values the
+# step set reach the opened view through the live loop (static/live.js).
 OPEN_TAB = """(title) => {
   const wanted = JSON.parse(title);
   // a tab that does not fit the bar sits in Gradio's "More tabs" menu: its item is a button
@@ -36,10 +36,6 @@ OPEN_TAB = """(title) => {
     '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
   const b = buttons.find((x) => x.textContent.trim() === wanted);
   if (b) b.click();
-  setTimeout(() => {
-    const box = document.querySelector('#sentence textarea');
-    if (box) box.dispatchEvent(new Event('input', {bubbles: true}));
-  }, 200);
 }"""
 
 OPEN_ON_LINK = """() => {

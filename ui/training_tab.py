@@ -113,8 +113,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             log.exception("through training failed")
             return FAILED, None, None, None
 
+    # Snapshots exist for the default model only: the model knobs do not apply here.
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, index], outputs=outputs),
-              extra=(index.change,))
+              extra=(index.change,),
+              watch=("text", "mask", "scaling", "temperature", "layer", "head", "theme"))
 
     def api(text, *values):  # the same view for given values, whichever tab is open
         *controls, chosen = values

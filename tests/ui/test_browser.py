@@ -189,25 +189,27 @@ def test_clicking_a_shared_example_updates_the_open_tab(page):
 
 
 def _live_dependencies(page) -> dict[int, str]:
-    """fn_index -> elem_id of the hidden button whose click it is (ui/controls.py)."""
+    """fn_index -> "view:event" of each view's live events: the events of its hidden anchor
+    ``ae-live-<view>`` (ui/controls.py wire_live), which static/live.js starts."""
     config = page.evaluate("() => fetch('config').then(r => r.json())")
     ids = {c["id"]: c.get("props", {}).get("elem_id") for c in config["components"]}
-    return {d["id"]: ids.get(t[0]) for d in config["dependencies"]
-            for t in d.get("targets", []) if str(ids.get(t[0])).startswith("ae-")}
+    return {d["id"]: f"{ids[t[0]][len('ae-live-'):]}:{t[1]}"
+            for d in config["dependencies"] for t in d.get("targets", [])
+            if str(ids.get(t[0])).startswith("ae-live-")}
 
 
 def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     """Twelve quick keys: the canvas asks for the grid itself (one request at a time, the
-    keystrokes typed meanwhile collapse into one more), no tab's Gradio update runs per
+    keystrokes typed meanwhile collapse into one more), no view's Gradio update runs per
     keystroke, the Explore tab's slower figures come once after the typing, and the grid
     settles on the final text."""
     import json
 
     live = _live_dependencies(page)
     assert set(live.values()) >= {
-        f"ae-live-{t}" for t in ("explore", "inside", "shapes", "positional", "lessons",
-                                 "compare", "ablate", "layers", "training", "export")}
-    assert "ae-rest-explore" in live.values()
+        f"{t}:update" for t in ("inside", "shapes", "positional", "lessons", "compare",
+                                "ablate", "layers", "training", "export", "classify")}
+    assert "explore:settle" in live.values() and "explore:update" not in live.values()
     joins, grids = [], []
     page.on("request", lambda r: joins.append(json.loads(r.post_data)["fn_index"])
             if "/queue/join" in r.url else None)
@@ -221,11 +223,11 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     type_and_settle(page, None, expect="The cat sat. A dog ran. ")  # grid is n x n
     page.wait_for_timeout(1000)  # the figures that wait for a pause in typing
     updates = [live[f] for f in joins if f in live]
-    assert set(updates) == {"ae-rest-explore"}, updates  # typing: no Gradio update
+    assert set(updates) == {"explore:settle"}, updates  # typing: no Gradio update
     assert set(grids) == {"grid_data"}
-    assert 1 <= len(grids) <= 6, f"{len(grids)} grids for 13 keys: they did not collapse"
+    assert 1 <= len(grids) <= 7, f"{len(grids)} grids for 14 changes: they did not collapse"
     # the head, head view and guesses follow once typing pauses, not per keystroke
-    assert updates.count("ae-rest-explore") <= 2, updates
+    assert updates.count("explore:settle") <= 2, updates
 
 
 def test_phone_width_screenshot(browser, app_url):  # noqa: F811

@@ -52,8 +52,8 @@ def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     page.goto(app_url)
     page.wait_for_selector("#sentence textarea", timeout=30000)
     open_classify(page)
-    box = page.locator("#sentence textarea")
-    box.fill(SENTENCE[:-1])  # fill() fires no input event that Gradio sees; a key press does
+    box = page.locator("#classify-text textarea, #classify-text input").first  # its own box
+    box.fill(SENTENCE[:-1])
     box.press_sequentially(SENTENCE[-1])
     status = wait_for_status(page, f"{N_TOKENS} tokens", "predicted: negative")
     assert "agrees" in status

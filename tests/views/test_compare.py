@@ -63,6 +63,8 @@ def build_tabs_app(tok, zoo) -> gr.Blocks:
 def tabs_url():
     from pathlib import Path
 
+    from ui.controls import LIVE_HEAD
+
     torch.set_num_threads(1)
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
@@ -71,7 +73,8 @@ def tabs_url():
     port = free_port()
     root = Path(__file__).resolve().parents[2]
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, css_paths=[root / "static" / "style.css"], show_error=False)
+                quiet=True, css_paths=[root / "static" / "style.css"], show_error=False,
+                head=LIVE_HEAD)  # the live loop (static/live.js), as app.LAUNCH has it
     yield f"http://127.0.0.1:{port}/"
     demo.close()
 
