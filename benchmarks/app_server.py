@@ -112,8 +112,9 @@ class AppServer:
     def live_chain(self, tab: str = "explore") -> list[tuple[int, int | None, Callable]]:
         """The events the page runs for one keystroke while ``tab`` is open, in order, as
         ``(fn_index, trigger_id, text -> data)``: the click of the tab's hidden update
-        button (ui/controls.py routes every keystroke there), then, for a tab whose slower
-        figures wait for a pause in typing, the click of its ``ae-rest-*`` button (an app
+        anchor's "update" event (static/live.js routes every keystroke there), then, for a tab
+        whose slower figures wait for a pause in typing, its "settle" event (older apps: the
+        clicks of hidden ``ae-live-*`` / ``ae-rest-*`` buttons; an app
         from before that wiring: the sentence box's listener that draws ``#grid`` and the
         server events chained after it). Data as the page sends it: each input's current
         (default) value, None for ``gr.State`` (the server keeps that per session)."""
@@ -125,11 +126,16 @@ class AppServer:
         box = next(i for i, e in elem.items() if e == "sentence")
         deps = config["dependencies"]
         chain = []
-        for prefix in ("ae-live-", "ae-rest-"):
-            button = next((i for i, e in elem.items() if e == prefix + tab), None)
-            if button is not None:
-                chain.append((next(d for d in deps if [button, "click"]
-                                   in [list(t) for t in d.get("targets", [])]), button))
+        anchor = next((i for i, e in elem.items() if e == "ae-live-" + tab), None)
+        # the live loop (static/live.js): the view's anchor fires "update", then "settle";
+        # before it, hidden buttons ae-live-* / ae-rest-* were clicked
+        for target, event in ((anchor, "update"), (anchor, "settle"), (anchor, "click"),
+                              (next((i for i, e in elem.items() if e == "ae-rest-" + tab),
+                                    None), "click")):
+            dep = next((d for d in deps if target is not None and [target, event]
+                        in [list(t) for t in d.get("targets", [])]), None)
+            if dep is not None:
+                chain.append((dep, target))
         if not chain and tab == "explore":  # an app from before ui/controls.finish_live
             grid = next(i for i, e in elem.items() if e == "grid")
             first = next(d for d in deps if grid in d["outputs"] and [box, "input"]

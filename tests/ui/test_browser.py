@@ -137,8 +137,11 @@ def test_markup_typed_in_the_sentence_stays_text(page):
 
 # Page coordinates of cell (query, key) of panel (layer, head) of the grid, from where the
 # canvas script says it drew the panels.
+# (the canvas is scrolled to the middle of the screen first: with the tab bar on two rows
+# its second layer starts below a 900 px window, and a mouse cannot hover off screen)
 PANEL_CELL = """([layer, head, q, k]) => {
   const c = document.querySelector('#grid canvas'), m = c.__aeGrid, g = m.geom;
+  c.scrollIntoView({block: 'center', behavior: 'instant'});
   const box = c.getBoundingClientRect(), cell = g.size / m.n;
   return [box.left + g.left + head * (g.size + g.gap) + (k + 0.5) * cell,
           box.top + g.top + layer * (g.size + g.gap) + (q + 0.5) * cell];
