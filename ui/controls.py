@@ -120,7 +120,7 @@ def build_sentence() -> gr.Textbox:
         gr.Examples(EXAMPLES, inputs=text, label=None)
     # "Updating …" while the open view's update is on its way (static/live.js writes it).
     gr.HTML('<div id="ae-live-status" class="ae-live-status" role="status" aria-live="polite" '
-            'aria-busy="false"></div>', elem_id="live-status", js_on_load=None)
+            'aria-busy="false"></div>', elem_id="live-status", js_on_load=None, padding=False)
     return text
 
 
@@ -148,7 +148,7 @@ def build_knobs(text: gr.Textbox) -> Panel:
     with gr.Accordion("Knobs", open=True):
         # Which knobs apply to the open view (static/live.js writes it; empty: all do).
         gr.HTML('<div class="ae-knob-note" aria-live="polite" hidden></div>',
-                elem_id="knob-note", js_on_load=None)
+                elem_id="knob-note", js_on_load=None, padding=False)
         objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
                              info=HELP["objective"], elem_id="objective")
         heads = gr.Radio(list(HEADS), value=DEFAULT_HEADS, label="Heads per layer",
