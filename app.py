@@ -26,7 +26,7 @@ from ui import (
     classify_tab,
     compare_tab,
     explore_tab,
-    export_tab,
+    guided_tab,
     inside_tab,
     layers_tab,
     lessons_tab,
@@ -34,7 +34,7 @@ from ui import (
     positional_tab,
     seq2seq_tab,
     shapes_tab,
-    start_tab,
+    take_home_tab,
     training_tab,
 )
 from ui.classroom import ClassroomBlocks
@@ -57,7 +57,7 @@ encoding — and see what changes, and why each knob exists."""
 # page's CSS writes each section's name before its first tab (ui/page.py).
 SECTIONS = [
     ("Look", [("Explore", "explore", explore_tab),
-              (start_tab.TITLE, start_tab.TAB, start_tab),
+              (guided_tab.TITLE, guided_tab.TAB, guided_tab),
               ("Inside one head", "inside", inside_tab)]),
     ("Learn", [("Shapes", "shapes", shapes_tab),
                ("Positional encodings", "positional", positional_tab),
@@ -68,7 +68,7 @@ SECTIONS = [
                     ("Through training", "training", training_tab)]),
     ("Other models", [("Classify", "classify", classify_tab),
                       ("Encoder–decoder", "seq2seq", seq2seq_tab)]),
-    ("Share", [("Take it home", "export", export_tab)]),
+    ("Share", [("Take it home", "export", take_home_tab)]),
 ]
 TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
@@ -119,7 +119,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
                         module.build(demo, tab, tok, zoo, panel)
                     tabs[tab_id] = tab
         finish_live(panel, tabs)  # static/live.js: only the open view updates
-        export_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
+        take_home_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
         # Match the figures to the page's own light/dark mode once it has loaded.
         demo.load(None, None, panel.theme,
                   js="() => document.querySelector('.dark') ? 'dark' : 'light'")

@@ -12,9 +12,8 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis.run import TOKENS_HELP
 from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

@@ -6,9 +6,8 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis.run import MAX_CHARS, TOKENS_HELP
 from explorer.views.classify import classify_view, load_classifier
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import MAX_CHARS, TOKENS_HELP, BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")

@@ -31,10 +31,10 @@ from pathlib import Path
 import gradio as gr
 from gradio.context import get_blocks_context
 
-from explorer.analysis.run import MAX_CHARS
 from explorer.views.controls import (
     HEADS,
     MASK_CHOICES,
+    MAX_CHARS,
     OBJECTIVES,
     POSITIONAL,
     SCALE_CHOICES,
@@ -169,7 +169,7 @@ def build_knobs(text: gr.Textbox) -> Panel:
         theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
                          elem_id="theme")
     # The Head slider offers the heads the chosen model has (0-1 for two heads), so no head
-    # that does not exist can be picked; on page load too (export_tab.wire_share_link).
+    # that does not exist can be picked; on page load too (take_home_tab.wire_share_link).
     # Not queued: it computes nothing.
     heads.change(head_slider, [heads, head], head, queue=False, show_progress="hidden",
                  api_name=False)

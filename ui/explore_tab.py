@@ -16,8 +16,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from explorer.analysis.run import TOKENS_HELP
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
 from explorer.views.grid_payload import safe_grid_payload
 from ui.controls import Panel, wire_live

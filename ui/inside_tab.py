@@ -6,9 +6,8 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis.stages import head_stages, model_line, pick
-from explorer.figures.matrices import stage_figure
-from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.inside import KEYS, inside_view
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -22,11 +21,6 @@ with every key (**Q·Kᵀ**); the scores are **scaled**, **masked** and turned i
 **projected** back. Each picture's title gives its real shape. Every knob applies here too —
 turn off the mask or the scaling and watch which step changes. Tap or hover over a cell for
 its value."""
-
-# Stage keys in page order; rot_q / rot_k only exist for rotary models.
-KEYS = ("x", "q", "k", "v", "rot_q", "rot_k", "scores", "scaled", "masked", "pattern", "z",
-        "concat", "out")
-
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
@@ -65,28 +59,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     def update(text, *controls):
         try:
-            c = parse_controls(*controls)
-            picked = pick(zoo, c)
-            if picked.model is None:
-                return ["⚠️ " + picked.missing, gr.Column(visible=False), *blank]
-            if not (text or "").strip():
-                return [EMPTY_STATE, gr.Column(visible=False), *blank]
-            r = head_stages(picked.model, tok, text, c.settings(), picked.layer, picked.head)
+            v = inside_view(zoo, tok, text, parse_controls(*controls))
         except BadControl as exc:
             return [f"⚠️ {exc}", gr.Column(visible=False), *blank]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("inside one head failed")
             return [FAILED, gr.Column(visible=False), *blank]
-        if r.empty:
-            return [EMPTY_STATE, gr.Column(visible=False), *blank]
-        lines = [model_line(zoo, picked, len(r.tokens))
-                 + f" · **layer {r.layer}, head {r.head}**"]
-        if r.resolved.interventions:
-            lines.append("🧪 **Experiment on the trained model:** "
-                         + "; ".join(r.resolved.interventions) + ".")
-        lines += [f"⚠️ {n}" for n in (*picked.notes, *r.notices)]
-        figs = [stage_figure(r.stages[k], r.tokens, theme=c.theme) if k in r.stages else None
-                for k in KEYS]
-        return ["\n\n".join(lines), gr.Column(visible="rot_q" in r.stages), *figs]
+        return [v.status, gr.Column(visible=v.rotary), *v.in_order()]
 
     wire_live(panel, TAB, dict(fn=update, inputs=panel.inputs, outputs=outputs))

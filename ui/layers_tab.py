@@ -6,12 +6,8 @@ import logging
 
 import gradio as gr
 
-from explorer.analysis.rollout import METHOD_NAMES, clamp_position, rollout_for
-from explorer.analysis.run import plural
-from explorer.figures.labels import display_token
-from explorer.figures.layers_and_training import rollout_heatmap
-from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
-from explorer.views.export import pick_model
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.layers import METHOD_NAMES, layers_view
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -29,65 +25,15 @@ apply here (all heads are averaged); every other knob does. Rollout is a picture
 attention flow, not proof of what the model used."""
 
 METHOD_CHOICES = [(METHOD_NAMES["rollout"], "rollout"), (METHOD_NAMES["residual"], "residual")]
-STRIP_MARK = " ◀"
-
-
-# The strongest token's shade: Gradio draws a score of 1 in full red, on which neither its
-# light-mode text (4.4:1) nor its dark-mode text (4.0:1) reaches 4.5:1; at 0.8 both do.
-STRIP_STRONGEST = 0.8
-
-
-def strip_value(tokens: list[str], shares, position: int) -> list[tuple[str, float | None]]:
-    """HighlightedText value: each token's text (invisible characters made visible,
-    spaces kept) with its share relative to the largest (which gets ``STRIP_STRONGEST``),
-    then a marker after the output token. Rendered by Gradio as text, never as HTML."""
-    peak = max(float(max(shares, default=0.0)), 1e-12) / STRIP_STRONGEST
-    value: list[tuple[str, float | None]] = []
-    for i, (piece, share) in enumerate(zip(tokens, shares, strict=True)):
-        value.append((display_token(piece, visible_spaces=False) or "∅",
-                      round(float(share) / peak, 3)))
-        if i == position:
-            value.append((STRIP_MARK, None))
-    return value
-
-
 def compute(zoo, tok, text, controls: list, method: str, position, follow_last: bool):
     """(status, heatmap, strip, output position, token count) for one request; position
-    and count are None when the request shows nothing new. ``follow_last``: show the
-    last token whatever ``position`` says (the slider sat on the end of the sentence)."""
+    and count are None when the request shows nothing new."""
     try:
         c = parse_controls(*controls)
     except BadControl as exc:
         return f"⚠️ {exc}", None, None, None, None
-    if method not in METHOD_NAMES:
-        return "⚠️ That method is not offered.", None, None, None, None
-    picked = pick_model(zoo, c)
-    if picked.model is None:
-        return "⚠️ " + picked.missing, None, None, None, None
-    if not (text or "").strip():
-        return EMPTY_STATE, None, None, 0, 0
-    r = rollout_for(picked.model, tok, text, c.settings())
-    n = len(r.tokens)
-    if n == 0:
-        return EMPTY_STATE, None, None, 0, 0
-    at = n - 1 if follow_last else clamp_position(position, n)
-    shares = r.for_output(method, at)  # [layer, T]
-    shown = display_token(r.tokens[at])
-    shown = shown if len(shown) <= 14 else shown[:13] + "…"
-    fig = rollout_heatmap(shares, r.tokens, position=at, theme=c.theme,
-                          title=f"Output token {at} ({shown}) ← input tokens")
-    strip = strip_value(r.tokens, shares[-1], at)
-    lines = [f"Model **{picked.name}** · {plural(n, 'token')} · output token at position "
-             f"**{at}** · {METHOD_NAMES[method]}"]
-    if method == "residual":
-        per_layer = ", ".join(f"L{la} {a:.2f}" for la, a in enumerate(r.alpha.mean(1)))
-        lines.append(f"Share given to attention (mean over tokens; classic rollout uses "
-                     f"0.50): {per_layer}.")
-    if r.resolved.interventions:
-        lines.append("🧪 **Experiment on the trained model:** "
-                     + "; ".join(r.resolved.interventions) + ".")
-    lines += [f"⚠️ {note}" for note in r.notices]
-    return "\n\n".join(lines), fig, strip, at, n
+    v = layers_view(zoo, tok, text, c, method, position, follow_last)
+    return v.status, v.heatmap, v.strip, v.position, v.n_tokens
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:

@@ -7,11 +7,14 @@ import logging
 
 import gradio as gr
 
-from explorer.training.seq2seq_task import MAX_CHARS, MAX_WORDS, MIN_WORDS, WORDS
 from explorer.views.controls import BadControl, parse_controls
 from explorer.views.seq2seq import (
     EXAMPLES,
+    MAX_CHARS,
+    MAX_WORDS,
+    MIN_WORDS,
     OTHER_DEFAULT,
+    WORDS,
     load_seq2seq,
     seq2seq_view,
     step_view,

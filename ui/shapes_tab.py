@@ -7,10 +7,8 @@ import logging
 import gradio as gr
 import pandas as pd
 
-from explorer.analysis.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
-from explorer.analysis.stages import model_line, pick
-from explorer.figures.shapes import tensor_sizes_figure
-from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.shapes import SPLIT_HEADERS, TRACE_HEADERS, shapes_view
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -55,25 +53,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     def update(text, *controls):
         try:
-            c = parse_controls(*controls)
-            picked = pick(zoo, c)
-            if picked.model is None:
-                return ["⚠️ " + picked.missing, *empty]
-            if not (text or "").strip():
-                return [EMPTY_STATE, *empty]
-            r = shape_trace(picked.model, tok, text, c.settings(), picked.layer)
+            v = shapes_view(zoo, tok, text, parse_controls(*controls))
         except BadControl as exc:
             return [f"⚠️ {exc}", *empty]
-        except Exception:
+        except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("shape trace failed")
             return [FAILED, *empty]
-        if r.empty:
-            return [EMPTY_STATE, *empty]
-        lines = [model_line(zoo, picked, r.n_tokens) + f" · layer {r.layer}"]
-        lines += [f"⚠️ {n}" for n in (*picked.notes, *r.notices)]
-        return ["\n\n".join(lines), _frame(r.split, SPLIT_HEADERS),
-                tensor_sizes_figure(r.sizes, r.n_tokens, r.layer, r.config.n_ctx,
-                                    theme=c.theme),
-                _frame(r.trace, TRACE_HEADERS)]
+        return [v.status, _frame(v.split, SPLIT_HEADERS), v.sizes, _frame(v.trace, TRACE_HEADERS)]
 
     wire_live(panel, TAB, dict(fn=update, inputs=panel.inputs, outputs=outputs))

@@ -1,10 +1,14 @@
 """What each view of the page shows for one request: control values in, figures and text out.
 
-One module per view, the UI-free function its ``ui/`` tab calls: the knobs' values
-(:mod:`.controls`), Explore (:mod:`.explore`, :mod:`.grid_payload`), Compare, Ablate,
-Classify, the encoder-decoder, Take it home (:mod:`.export`, :mod:`.share`) and Start
-here (:mod:`.guided`).
+One module per view, the UI-free function its ``ui/<view>_tab.py`` calls: Explore
+(:mod:`.explore`, :mod:`.grid_payload`), Start here (:mod:`.guided`), Inside one head
+(:mod:`.inside`), Shapes (:mod:`.shapes`), Positional encodings (:mod:`.positional`),
+Lessons (:mod:`.lessons`), Compare, Ablate, Through the layers (:mod:`.layers`), Through
+training (:mod:`.training`), Classify, the encoder-decoder (:mod:`.seq2seq`,
+:mod:`.seq2seq_padding`) and Take it home (:mod:`.take_home`, with :mod:`.export` and
+:mod:`.share`). The knobs' values are read and checked in :mod:`.controls`, which also
+hands the page the few constants it needs from below (the box's limit, the tokens' help).
 
 May import: every other package of ``explorer``. Never gradio: ``ui/`` wires these to
-the page.
+the page, and ``ui/`` reaches the rest of ``explorer`` only through this package.
 """

@@ -12,8 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.analysis.run import MAX_CHARS, TOKENS_HELP, plural
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import checkpoint_name
+
+# What the page reads from the layers below, all through this module (``ui/`` imports only
+# from ``explorer.views``): the sentence box's limit, the tokens' explanation, plurals.
+__all__ = ["EMPTY_STATE", "HEADS", "MASK_CHOICES", "MAX_CHARS", "OBJECTIVES", "POSITIONAL",
+           "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl", "Controls",
+           "parse_controls", "plural"]
 
 # Control choices as the UI shows them -> values the engine understands.
 OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from explorer.analysis.clear_heads import ClearHead, clear_heads
+from explorer.models.zoo import DEFAULT_NAME, Zoo
 
 # Sentences of the path (the model knows the simple English of children's stories).
 STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to"
@@ -42,6 +43,11 @@ DEFAULTS = {"objective": "next word (causal)", "heads": 4, "pos": "rotary",
 
 def _find(heads: list[ClearHead], kind: str) -> ClearHead | None:
     return next((h for h in heads if h.kind == kind), None)
+
+
+def default_path(zoo: Zoo) -> list[Step]:
+    """The path for the default model of ``zoo``, pointed at the heads its evaluation found."""
+    return steps(zoo.evals.get(DEFAULT_NAME))
 
 
 def steps(evaluation: dict | None) -> list[Step]:

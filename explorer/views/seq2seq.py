@@ -38,6 +38,8 @@ from explorer.models.zoo import CHECKPOINT_DIR, read_manifest
 from explorer.training import seq2seq_task as data
 from explorer.views.seq2seq_padding import START, padded_batch, padding_figures, padding_note
 
+# The task's limits and words, for the page's input boxes and word list.
+MAX_CHARS, MAX_WORDS, MIN_WORDS, WORDS = data.MAX_CHARS, data.MAX_WORDS, data.MIN_WORDS, data.WORDS
 CHECKPOINT = "seq2seq-h4-reverse"
 END = "⟨end⟩"  # how the end token is shown (START, PAD: seq2seq_padding)
 PATTERNS = ["enc_blocks.*.attn.hook_pattern", "dec_blocks.*.self_attn.hook_pattern",

@@ -149,7 +149,7 @@ def test_rollout_heatmap_is_valid_plotly_and_escapes_tokens(theme):
 
 
 def test_strip_value_keeps_text_as_text_and_marks_the_output():
-    from ui.layers_tab import STRIP_MARK, STRIP_STRONGEST, strip_value
+    from explorer.views.layers import STRIP_MARK, STRIP_STRONGEST, strip_value
 
     value = strip_value(["<b>", " a\u202e", "x"], [0.2, 0.4, 0.1], 1)
     assert value[0] == ("<b>", 0.5 * STRIP_STRONGEST)
@@ -186,7 +186,7 @@ def test_api_layers_returns_the_rollout_of_the_last_token(client, real):
     z = heatmaps(figure_json(fig))[0]
     np.testing.assert_allclose(z, r.classic[:, n - 1], atol=1e-6)
     assert [t["token"] for t in strip if t["class_or_confidence"] is not None] == r.tokens
-    from ui.layers_tab import STRIP_STRONGEST  # the strongest token's shade (AA contrast)
+    from explorer.views.layers import STRIP_STRONGEST  # the strongest token's shade (AA contrast)
 
     assert max(t["class_or_confidence"] for t in strip
                if t["class_or_confidence"]) == STRIP_STRONGEST

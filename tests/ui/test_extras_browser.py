@@ -43,7 +43,7 @@ READ_Z = """(sel) => {
 
 
 def build_extras_app(tok, zoo) -> gr.Blocks:
-    from ui import explore_tab, export_tab, layers_tab, training_tab
+    from ui import explore_tab, layers_tab, take_home_tab, training_tab
     from ui.controls import build_knobs, build_sentence, finish_live
 
     with gr.Blocks(title="Attention Explorer (extra tabs)", fill_width=True) as demo:
@@ -59,9 +59,9 @@ def build_extras_app(tok, zoo) -> gr.Blocks:
                 with gr.Tab("Through training", id="training", elem_id="tab-training") as tab:
                     training_tab.build(demo, tab, tok, zoo, panel)
                 with gr.Tab("Take it home", id="export", elem_id="tab-export") as tab:
-                    export_tab.build(demo, tab, tok, zoo, panel)
+                    take_home_tab.build(demo, tab, tok, zoo, panel)
         finish_live(panel)  # the page's one live wiring (ui/controls.py)
-        export_tab.wire_share_link(demo, panel)
+        take_home_tab.wire_share_link(demo, panel)
     return demo
 
 
@@ -122,7 +122,7 @@ def laptop(chromium, extras_url):
 
 
 def test_through_the_layers_follows_typing_and_keeps_markup_as_text(laptop):
-    from ui.layers_tab import STRIP_MARK
+    from explorer.views.layers import STRIP_MARK
 
     page = laptop
     open_tab(page, "Through the layers", "#layers-heatmap")

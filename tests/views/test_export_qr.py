@@ -82,7 +82,7 @@ def annotations(fig) -> list[str]:
 
 
 def test_exported_pictures_say_the_model_the_sentence_and_the_experiment(resources):
-    from ui.export_tab import view
+    from explorer.views.take_home import take_home_view as view
 
     tok, zoo = resources
     experiment = [*CONTROLS[:3], "off", *CONTROLS[4:5], 2.5, *CONTROLS[6:]]
@@ -131,7 +131,8 @@ def test_a_long_sentence_is_cut_to_a_few_caption_lines(resources):
 
 
 def test_an_overlong_link_says_there_is_no_qr_code(resources):
-    from ui.export_tab import NO_QR, view
+    from explorer.views.take_home import NO_QR
+    from explorer.views.take_home import take_home_view as view
 
     tok, zoo = resources
     status, big, grid, link, qr = view(zoo, tok, "猫" * 1000, CONTROLS,

@@ -29,7 +29,7 @@ def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(eval
 
 def test_the_tab_titles_the_steps_open_are_the_pages_own():
     import app
-    from ui.start_tab import TITLE, TITLES
+    from ui.guided_tab import TITLE, TITLES
 
     shown = {tab_id: title for title, tab_id, _ in app.TABS}
     assert all(shown[tab_id] == title for tab_id, title in TITLES.items())

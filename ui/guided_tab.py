@@ -11,8 +11,7 @@ import json
 
 import gradio as gr
 
-from explorer.models.zoo import DEFAULT_NAME
-from explorer.views.guided import steps
+from explorer.views.guided import default_path
 from ui.controls import Panel
 
 TAB = "start"
@@ -53,7 +52,7 @@ OPEN_ON_LINK = """() => {
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab (inside the caller's ``gr.Tab``) and wire its events."""
-    path = steps(zoo.evals.get(DEFAULT_NAME))
+    path = default_path(zoo)
     names = [s.title for s in path]
     gr.Markdown(INTRO)
     step = gr.Radio(names, value=names[0], label="Step", elem_id="start-step")

@@ -18,11 +18,9 @@ import logging
 import gradio as gr
 from gradio.context import get_blocks_context
 
-from explorer.analysis.run import TOKENS_HELP, plural
-from explorer.figures.attention import attention_grid, head_heatmap
-from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
-from explorer.views.export import describe, export_capture, pick_model, stamp, write_files
-from explorer.views.share import HEAD_MAX, parse_query, qr_image, share_link
+from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl
+from explorer.views.share import HEAD_MAX, parse_query
+from explorer.views.take_home import prepare_files, take_home_view
 from ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -74,8 +72,6 @@ TRACK_VIEWS = """() => {
   setTimeout(open, 500);
 }"""
 OPEN_VIEW = "() => window.__aeOpenView || 'explore'"
-NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
-         "itself).")
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
           "head")
 
@@ -119,54 +115,6 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
     js = TRACK_VIEWS.replace("__VIEWS__", json.dumps(views)).replace("__SELF__",
                                                                      json.dumps(TAB))
     demo.load(None, None, None, js=js, api_name=False)
-
-
-def view(zoo, tok, text, controls: list, base: str, tab: str | None = None):
-    """(status, head figure, grid figure, share link, QR code picture) for one request;
-    ``tab``: the view the link opens."""
-    try:
-        c = parse_controls(*controls)
-    except BadControl as exc:
-        return f"⚠️ {exc}", None, None, "", None
-    link = share_link(base, text or "", c, tab)
-    qr = qr_image(link)
-    no_qr = [NO_QR] if qr is None and link.startswith("http") else []
-    picked = pick_model(zoo, c)
-    if picked.model is None:
-        return "⚠️ " + picked.missing, None, None, link, qr
-    if not (text or "").strip():
-        return "\n\n".join([EMPTY_STATE, *no_qr]), None, None, link, qr
-    capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
-    if capture.empty:
-        return EMPTY_STATE, None, None, link, qr
-    layer, head = picked.layer, picked.head
-    big = head_heatmap(capture.patterns[layer, head], capture.tokens, theme=c.theme,
-                               title=f"Layer {layer}, head {head}")
-    grid = attention_grid(capture.patterns, capture.tokens, theme=c.theme,
-                                  selected=(layer, head))
-    stamp(big, capture)
-    stamp(grid, capture)
-    lines = [f"Model **{picked.name}** · {plural(len(capture.tokens), 'token')} · "
-             f"picked head **L{layer} H{head}**"]
-    interventions = capture.settings.get("interventions") or []
-    if interventions:
-        lines.append("🧪 **Experiment on the trained model:** " + "; ".join(interventions) + ".")
-    lines += [f"⚠️ {note}" for note in (*picked.notes, *capture.settings.get("notices", []))]
-    lines += no_qr
-    return "\n\n".join(lines), big, grid, link, qr
-
-
-def prepare_files(zoo, tok, text, controls: list):
-    """Paths of (head CSV, grid CSV, NPZ, JSON), or None for each when nothing to export."""
-    c = parse_controls(*controls)
-    picked = pick_model(zoo, c)
-    if picked.model is None or not (text or "").strip():
-        return None, None, None, None
-    capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
-    if capture.empty:
-        return None, None, None, None
-    files = write_files(capture, picked.layer, picked.head)
-    return str(files.head_csv), str(files.grid_csv), str(files.npz), str(files.json)
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -223,7 +171,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def update(text, *values):
         *controls, page, view_id = values
         try:
-            return [*view(zoo, tok, text, controls, page, view_id), *hidden_downloads()]
+            return [*take_home_view(zoo, tok, text, controls, page, view_id), *hidden_downloads()]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("take it home failed")
             return [FAILED, None, None, "", None, *hidden_downloads()]
@@ -256,7 +204,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def api(text, *values):  # the same view for given values, whichever tab is open
         *controls, page = values
         try:
-            return view(zoo, tok, text, controls, page)[:4]
+            return take_home_view(zoo, tok, text, controls, page)[:4]
         except Exception:
             log.exception("take it home (api) failed")
             return FAILED, None, None, ""

@@ -1,0 +1,53 @@
+"""The "Inside one head" view: every stage of one head, from X to the output projection.
+
+:func:`inside_view` runs :func:`explorer.analysis.stages.head_stages` for the head the
+*Layer*/*Head* knobs pick and draws each stage with
+:func:`explorer.figures.matrices.stage_figure`. The status line names the model, the head
+and any experiment; no user text reaches it (tokens only reach Plotly labels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import plotly.graph_objects as go
+
+from explorer.analysis.stages import head_stages, model_line, pick
+from explorer.figures.matrices import stage_figure
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import Zoo
+from explorer.views.controls import EMPTY_STATE, Controls
+
+# Stage keys in page order; rot_q / rot_k only exist for rotary models.
+KEYS = ("x", "q", "k", "v", "rot_q", "rot_k", "scores", "scaled", "masked", "pattern", "z",
+        "concat", "out")
+
+
+@dataclass(frozen=True)
+class InsideView:
+    status: str
+    figures: dict[str, go.Figure] = field(default_factory=dict)  # by stage key; absent: none
+    rotary: bool = False  # show the rotary row (q and k turned by position)
+
+    def in_order(self) -> list[go.Figure | None]:
+        """One entry per :data:`KEYS`, None where this model has no such stage."""
+        return [self.figures.get(k) for k in KEYS]
+
+
+def inside_view(zoo: Zoo, tok: Tokenizer, text: str, c: Controls) -> InsideView:
+    picked = pick(zoo, c)
+    if picked.model is None:
+        return InsideView("⚠️ " + picked.missing)
+    if not (text or "").strip():
+        return InsideView(EMPTY_STATE)
+    r = head_stages(picked.model, tok, text, c.settings(), picked.layer, picked.head)
+    if r.empty:
+        return InsideView(EMPTY_STATE)
+    lines = [model_line(zoo, picked, len(r.tokens)) + f" · **layer {r.layer}, head {r.head}**"]
+    if r.resolved.interventions:
+        lines.append("🧪 **Experiment on the trained model:** "
+                     + "; ".join(r.resolved.interventions) + ".")
+    lines += [f"⚠️ {n}" for n in (*picked.notes, *r.notices)]
+    figures = {k: stage_figure(r.stages[k], r.tokens, theme=c.theme)
+               for k in KEYS if k in r.stages}
+    return InsideView("\n\n".join(lines), figures, rotary="rot_q" in r.stages)

@@ -1,0 +1,70 @@
+"""The "Take it home" view: the picked head and every head, stamped with what they show,
+the share link and its QR code, and the files to download.
+
+:func:`take_home_view` returns the two figures with a caption saying the model, the
+sentence and any experiment (:func:`explorer.views.export.stamp`), so a picture pasted into
+slides still says what it is; :func:`prepare_files` writes the CSV, NPZ and JSON files of
+one capture (:func:`explorer.views.export.write_files`).
+"""
+
+from __future__ import annotations
+
+from explorer.analysis.run import plural
+from explorer.figures.attention import attention_grid, head_heatmap
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import Zoo
+from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
+from explorer.views.export import describe, export_capture, pick_model, stamp, write_files
+from explorer.views.share import qr_image, share_link
+
+NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
+         "itself).")
+
+
+def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: str,
+                   tab: str | None = None):
+    """(status, head figure, grid figure, share link, QR code picture) for one request;
+    ``tab``: the view the link opens."""
+    try:
+        c = parse_controls(*controls)
+    except BadControl as exc:
+        return f"⚠️ {exc}", None, None, "", None
+    link = share_link(base, text or "", c, tab)
+    qr = qr_image(link)
+    no_qr = [NO_QR] if qr is None and link.startswith("http") else []
+    picked = pick_model(zoo, c)
+    if picked.model is None:
+        return "⚠️ " + picked.missing, None, None, link, qr
+    if not (text or "").strip():
+        return "\n\n".join([EMPTY_STATE, *no_qr]), None, None, link, qr
+    capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
+    if capture.empty:
+        return EMPTY_STATE, None, None, link, qr
+    layer, head = picked.layer, picked.head
+    big = head_heatmap(capture.patterns[layer, head], capture.tokens, theme=c.theme,
+                       title=f"Layer {layer}, head {head}")
+    grid = attention_grid(capture.patterns, capture.tokens, theme=c.theme,
+                          selected=(layer, head))
+    stamp(big, capture)
+    stamp(grid, capture)
+    lines = [f"Model **{picked.name}** · {plural(len(capture.tokens), 'token')} · "
+             f"picked head **L{layer} H{head}**"]
+    interventions = capture.settings.get("interventions") or []
+    if interventions:
+        lines.append("🧪 **Experiment on the trained model:** " + "; ".join(interventions) + ".")
+    lines += [f"⚠️ {note}" for note in (*picked.notes, *capture.settings.get("notices", []))]
+    lines += no_qr
+    return "\n\n".join(lines), big, grid, link, qr
+
+
+def prepare_files(zoo: Zoo, tok: Tokenizer, text: str, controls: list):
+    """Paths of (head CSV, grid CSV, NPZ, JSON), or None for each when nothing to export."""
+    c = parse_controls(*controls)
+    picked = pick_model(zoo, c)
+    if picked.model is None or not (text or "").strip():
+        return None, None, None, None
+    capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
+    if capture.empty:
+        return None, None, None, None
+    files = write_files(capture, picked.layer, picked.head)
+    return str(files.head_csv), str(files.grid_csv), str(files.npz), str(files.json)
