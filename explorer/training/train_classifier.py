@@ -33,10 +33,10 @@ from explorer.models.classifier import Classifier
 from explorer.models.config import ModelConfig
 from explorer.models.tokenizer import PAD, Tokenizer
 from explorer.training.classify_task import CLASSES, Example, generate
+from explorer.training.cli import start, task_parser
 from explorer.training.progress import Progress
 from explorer.training.train import lr_at, make_optimizer
 
-ROOT = Path(__file__).resolve().parents[2]
 HELDOUT_SEED = 1  # the held-out sentences (word/shape pairs never trained on)
 VAL_SEED = 2  # fresh sentences from the training pairs, for comparison
 WHAT = ("share of {n:,} generated held-out sentences (each feeling word in a sentence shape it "
@@ -180,33 +180,21 @@ def train(name: str, config: ModelConfig, s: ClassifySettings, out: Path, tokeni
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--name", default="classify-h4-sentiment")
-    p.add_argument("--tokenizer", type=Path, default=ROOT / "checkpoints" / "tokenizer.json")
-    p.add_argument("--out", type=Path, default=ROOT / "checkpoints")
-    p.add_argument("--heads", type=int, default=4)
+    p = task_parser(__doc__.split("\n")[0], "classify-h4-sentiment")
     p.add_argument("--layers", type=int, default=2)
-    p.add_argument("--d-model", type=int, default=128)
-    p.add_argument("--d-ff", type=int, default=512)
     p.add_argument("--ctx", type=int, default=64)
     p.add_argument("--pos", default="rotary",
                    choices=["none", "sinusoidal", "learned", "rotary", "alibi"])
     p.add_argument("--examples", type=float, default=32_000)
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-every", type=int, default=100)
-    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    p.add_argument("--quiet", action="store_true")
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict:
     """``argv`` is what follows ``--task classify`` (see :func:`explorer.training.train.main`)."""
-    argv = [] if argv is None else list(argv)
-    args = parse_args(argv)
-    torch.set_num_threads(args.threads)
-    tok = Tokenizer.load(args.tokenizer)
+    argv, args, tok = start(argv, parse_args)
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_heads=args.heads, d_ff=args.d_ff, n_ctx=args.ctx,
                          pos_encoding=args.pos, causal=False, task="classify",

@@ -34,10 +34,11 @@ from explorer.models.config import ModelConfig
 from explorer.models.encoder_decoder import EOS_ID, EncoderDecoder
 from explorer.models.tokenizer import Tokenizer
 from explorer.training import seq2seq_task as data
+from explorer.training.cli import start as start_cli
+from explorer.training.cli import task_parser
 from explorer.training.progress import Progress
 from explorer.training.train import lr_at, make_optimizer
 
-ROOT = Path(__file__).resolve().parents[2]
 EVAL_SEED = 20240  # the held-out lists every evaluation uses
 
 
@@ -167,33 +168,21 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--name", default="seq2seq-h4-reverse")
-    p.add_argument("--out", type=Path, default=ROOT / "checkpoints")
-    p.add_argument("--tokenizer", type=Path, default=ROOT / "checkpoints" / "tokenizer.json")
-    p.add_argument("--d-model", type=int, default=128)
-    p.add_argument("--heads", type=int, default=4)
+    p = task_parser(__doc__.split("\n")[0], "seq2seq-h4-reverse")
     p.add_argument("--layers", type=int, default=2, help="encoder blocks")
     p.add_argument("--dec-layers", type=int, default=2, help="decoder blocks")
-    p.add_argument("--d-ff", type=int, default=512)
     p.add_argument("--pos", default="learned", choices=["learned", "sinusoidal"])
     p.add_argument("--norm", default="pre", choices=["pre", "post"])
     p.add_argument("--steps", type=int, default=Seq2SeqSettings.steps)
     p.add_argument("--batch-size", type=int, default=Seq2SeqSettings.batch_size)
     p.add_argument("--lr", type=float, default=Seq2SeqSettings.lr)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-n", type=int, default=Seq2SeqSettings.eval_n)
-    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    p.add_argument("--quiet", action="store_true")
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict:
     """``argv`` is what follows ``--task seq2seq`` on ``python -m explorer.training.train``."""
-    argv = [] if argv is None else list(argv)
-    args = parse_args(argv)
-    torch.set_num_threads(args.threads)
-    tok = Tokenizer.load(args.tokenizer)
+    argv, args, tok = start_cli(argv, parse_args)
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_dec_layers=args.dec_layers, n_heads=args.heads, d_ff=args.d_ff,
                          n_ctx=data.MAX_WORDS + 1, pos_encoding=args.pos, causal=True,
