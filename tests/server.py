@@ -121,3 +121,46 @@ def open_knobs(page) -> None:
             bar.get_attribute("class") or ""):
         bar.click()
     page.locator("#heads").wait_for(state="visible")
+
+
+# Plotly graph divs inside an element that really hold data (drawn, not placeholders).
+DRAWN = """(sel) => {
+  const box = document.querySelector(sel);
+  if (!box) return -1;
+  return Array.from(box.querySelectorAll('.js-plotly-plot'))
+    .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
+                  gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
+    .length;
+}"""
+# The first heatmap of a plot as nested lists (NaN -> null), or null when not drawn.
+READ_Z = """(sel) => {
+  const gd = document.querySelector(sel + ' .js-plotly-plot');
+  if (!gd || !gd._fullData) return null;
+  const t = gd._fullData.find(t => t.type === 'heatmap');
+  return t ? Array.from(t.z, r => Array.from(r, v => Number.isNaN(v) ? null : v)) : null;
+}"""
+
+
+def tabs_page(title: str, tok, zoo, tabs, share_link: bool = False):
+    """A page of the shared sentence box and knobs with only ``tabs``, ``[(label, id,
+    module)]``, as ``app.py`` lays them out, so a test does not depend on the whole page.
+    ``share_link``: also read a share link's query on load (Take it home's wiring)."""
+    import gradio as gr
+
+    from ui.controls import build_knobs, build_sentence, finish_live
+
+    with gr.Blocks(title=f"Attention Explorer ({title})", fill_width=True) as demo:
+        text = build_sentence()
+        with gr.Row(equal_height=False, elem_id="main-row"):
+            with gr.Column(scale=1, min_width=280, elem_id="controls"):
+                panel = build_knobs(text)
+            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
+                for label, tab_id, module in tabs:
+                    with gr.Tab(label, id=tab_id, elem_id=f"tab-{tab_id}") as tab:
+                        module.build(demo, tab, tok, zoo, panel)
+        finish_live(panel)  # the page's one live wiring (ui/controls.py)
+        if share_link:
+            from ui import take_home_tab
+
+            take_home_tab.wire_share_link(demo, panel)
+    return demo

@@ -167,31 +167,41 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return [gr.DownloadButton(value=None, visible=False) for _ in downloads]
 
     outputs = [status, big, grid, link, qr, *downloads]
+    # What the prepared files were made from: an update that arrives later for the same
+    # sentence and knobs (a busy server answers late) keeps them; any change hides them.
+    prepared = gr.State(None)
+
+    def made_from(text, controls) -> str:
+        return json.dumps([text, *controls], ensure_ascii=False, default=str)
 
     def update(text, *values):
-        *controls, page, view_id = values
+        *controls, page, view_id, prepared_from = values
+        keep = prepared_from is not None and prepared_from == made_from(text, controls)
+        files = [gr.skip() for _ in downloads] if keep else hidden_downloads()
         try:
-            return [*take_home_view(zoo, tok, text, controls, page, view_id), *hidden_downloads()]
+            return [*take_home_view(zoo, tok, text, controls, page, view_id), *files]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("take it home failed")
             return [FAILED, None, None, "", None, *hidden_downloads()]
 
-    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view],
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared],
                                outputs=outputs))
 
     def on_prepare(text, *controls):
         try:
             paths = prepare_files(zoo, tok, text, controls)
         except BadControl as exc:
-            return [f"⚠️ {exc}", *hidden_downloads()]
+            return [f"⚠️ {exc}", None, *hidden_downloads()]
         except Exception:
             log.exception("preparing the files failed")
-            return [FAILED, *hidden_downloads()]
+            return [FAILED, None, *hidden_downloads()]
         if paths[0] is None:
-            return [EMPTY_STATE, *hidden_downloads()]
-        return [gr.skip(), *(gr.DownloadButton(value=p, visible=True) for p in paths)]
+            return [EMPTY_STATE, None, *hidden_downloads()]
+        return [gr.skip(), made_from(text, controls),
+                *(gr.DownloadButton(value=p, visible=True) for p in paths)]
 
-    prepare.click(on_prepare, panel.inputs, [status, *downloads], api_name="export_files",
+    prepare.click(on_prepare, panel.inputs, [status, prepared, *downloads],
+                  api_name="export_files",
                   show_progress="minimal", concurrency_limit=2)
 
     for button, elem, fmt, name in ((head_png, "export-head", "png", HEAD_NAME),

@@ -14,28 +14,12 @@ import numpy as np
 import pytest
 import torch
 
-from tests.server import CHROMIUM_ARGS, chromium_path
+from tests.server import CHROMIUM_ARGS, DRAWN, READ_Z, chromium_path
 from tests.views.test_compare import tabs_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
-# Plotly graph divs inside a container that really hold data (drawn, not placeholders).
-DRAWN = """(sel) => {
-  const box = document.querySelector(sel);
-  if (!box) return -1;
-  return Array.from(box.querySelectorAll('.js-plotly-plot'))
-    .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
-                  gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
-    .length;
-}"""
-# The first heatmap of a plot as nested lists (NaN -> null), or null when not drawn.
-READ_Z = """(sel) => {
-  const gd = document.querySelector(sel + ' .js-plotly-plot');
-  if (!gd || !gd._fullData) return null;
-  const t = gd._fullData.find(t => t.type === 'heatmap');
-  return t ? Array.from(t.z, r => Array.from(r, v => Number.isNaN(v) ? null : v)) : null;
-}"""
 
 
 def read_z(page, sel: str) -> np.ndarray | None:

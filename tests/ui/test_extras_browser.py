@@ -16,7 +16,15 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from tests.server import GRID_DRAWN, browser, click_tab, serve  # noqa: F401  (fixture)
+from tests.server import (  # noqa: F401  (browser: a fixture)
+    DRAWN,
+    GRID_DRAWN,
+    READ_Z,
+    browser,
+    click_tab,
+    serve,
+    tabs_page,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -24,45 +32,15 @@ WAIT = 45000  # ms: generous, the test machine is often busy training
 TABS = [("Through the layers", "layers"), ("Through training", "training"),
         ("Take it home", "export")]
 
-# Plotly graph divs in an element that really hold data (drawn, not placeholders).
-DRAWN = """(sel) => {
-  const root = document.querySelector(sel);
-  if (!root) return -1;
-  return Array.from(root.querySelectorAll('.js-plotly-plot'))
-    .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
-                  gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
-    .length;
-}"""
-# z of the first heatmap in a plot, as Plotly holds it (decoded from the typed array).
-READ_Z = """(sel) => {
-  const gd = document.querySelector(sel + ' .js-plotly-plot');
-  if (!gd || !gd._fullData) return null;
-  const t = gd._fullData.find(t => t.type === 'heatmap');
-  return t ? Array.from(t.z, r => Array.from(r)) : null;
-}"""
 
 
 def build_extras_app(tok, zoo) -> gr.Blocks:
     from ui import explore_tab, layers_tab, take_home_tab, training_tab
-    from ui.controls import build_knobs, build_sentence, finish_live
 
-    with gr.Blocks(title="Attention Explorer (extra tabs)", fill_width=True) as demo:
-        text = build_sentence()
-        with gr.Row(equal_height=False, elem_id="main-row"):
-            with gr.Column(scale=1, min_width=280, elem_id="controls"):
-                panel = build_knobs(text)
-            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
-                with gr.Tab("Explore", id="explore", elem_id="tab-explore") as tab:
-                    explore_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Through the layers", id="layers", elem_id="tab-layers") as tab:
-                    layers_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Through training", id="training", elem_id="tab-training") as tab:
-                    training_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Take it home", id="export", elem_id="tab-export") as tab:
-                    take_home_tab.build(demo, tab, tok, zoo, panel)
-        finish_live(panel)  # the page's one live wiring (ui/controls.py)
-        take_home_tab.wire_share_link(demo, panel)
-    return demo
+    return tabs_page("extra tabs", tok, zoo, [
+        ("Explore", "explore", explore_tab), ("Through the layers", "layers", layers_tab),
+        ("Through training", "training", training_tab),
+        ("Take it home", "export", take_home_tab)], share_link=True)
 
 
 @pytest.fixture(scope="module")
@@ -202,11 +180,7 @@ def test_take_it_home_downloads_pictures_and_files(laptop, extras_url, tmp_path)
     assert info.value.suggested_filename == "attention-all-heads.svg"
 
     page.locator("#export-prepare").click()
-    try:
-        page.wait_for_selector("#export-npz", state="visible", timeout=WAIT)
-    except Exception:
-        page.screenshot(path="/tmp/extras-tabs-x7/fail.png", full_page=True)
-        raise
+    page.wait_for_selector("#export-npz", state="visible", timeout=WAIT)
     with page.expect_download(timeout=WAIT) as info:
         page.locator("#export-head-csv").click()
     path = tmp_path / "head.csv"

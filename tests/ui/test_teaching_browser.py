@@ -13,45 +13,29 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from tests.server import browser, click_tab, open_knobs, serve  # noqa: F401  (fixture)
+from tests.server import (  # noqa: F401  (browser: a fixture)
+    DRAWN,
+    browser,
+    click_tab,
+    open_knobs,
+    serve,
+    tabs_page,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 ROOT = Path(__file__).resolve().parents[2]
 TABS = [("Inside one head", "inside"), ("Shapes", "shapes"),
         ("Positional encodings", "positional"), ("Lessons", "lessons")]
 
-# Plotly graph divs inside the open tab that really hold data (drawn, not placeholders).
-DRAWN = """(sel) => {
-  const panel = document.querySelector(sel);
-  if (!panel) return -1;
-  return Array.from(panel.querySelectorAll('.js-plotly-plot'))
-    .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
-                  gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
-    .length;
-}"""
 
 
 def build_teaching_app(tok, zoo) -> gr.Blocks:
     from ui import inside_tab, lessons_tab, positional_tab, shapes_tab
-    from ui.controls import build_knobs, build_sentence, finish_live
 
-    with gr.Blocks(title="Attention Explorer (teaching tabs)", fill_width=True) as demo:
-        text = build_sentence()
-        with gr.Row(equal_height=False):
-            with gr.Column(scale=1, min_width=280, elem_id="controls"):
-                panel = build_knobs(text)
-            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
-                with gr.Tab("Inside one head", id="inside", elem_id="tab-inside") as tab:
-                    inside_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Shapes", id="shapes", elem_id="tab-shapes") as tab:
-                    shapes_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Positional encodings", id="positional",
-                            elem_id="tab-positional") as tab:
-                    positional_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Lessons", id="lessons", elem_id="tab-lessons") as tab:
-                    lessons_tab.build(demo, tab, tok, zoo, panel)
-        finish_live(panel)  # the page's one live wiring (ui/controls.py)
-    return demo
+    return tabs_page("teaching tabs", tok, zoo, [
+        ("Inside one head", "inside", inside_tab), ("Shapes", "shapes", shapes_tab),
+        ("Positional encodings", "positional", positional_tab),
+        ("Lessons", "lessons", lessons_tab)])
 
 
 @pytest.fixture(scope="module")

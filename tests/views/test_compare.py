@@ -20,7 +20,7 @@ from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.views.compare import compare_runs, moved_share, prediction_rows, run
 from tests.conftest import tiny_model
 from tests.plotdata import figure_json, heatmaps
-from tests.server import free_port
+from tests.server import free_port, tabs_page
 
 torch.set_num_threads(1)  # a shared 2-core machine: one thread per test process
 
@@ -43,20 +43,9 @@ def small(tok, **overrides):
 def build_tabs_app(tok, zoo) -> gr.Blocks:
     """The shared sentence box and knobs plus the Compare and Ablate tabs."""
     from ui import ablate_tab, compare_tab
-    from ui.controls import build_knobs, build_sentence, finish_live
 
-    with gr.Blocks(title="Attention Explorer (compare, ablate)", fill_width=True) as demo:
-        text = build_sentence()
-        with gr.Row(equal_height=False, elem_id="main-row"):
-            with gr.Column(scale=1, min_width=280, elem_id="controls"):
-                panel = build_knobs(text)
-            with gr.Column(scale=3, min_width=320), gr.Tabs(elem_id="tabs"):
-                with gr.Tab("Compare", id="compare", elem_id="tab-compare") as tab:
-                    compare_tab.build(demo, tab, tok, zoo, panel)
-                with gr.Tab("Ablate", id="ablate", elem_id="tab-ablate") as tab:
-                    ablate_tab.build(demo, tab, tok, zoo, panel)
-        finish_live(panel)  # the page's one live wiring (ui/controls.py)
-    return demo
+    return tabs_page("compare, ablate", tok, zoo, [("Compare", "compare", compare_tab),
+                                                  ("Ablate", "ablate", ablate_tab)])
 
 
 @pytest.fixture(scope="module")
