@@ -1,5 +1,6 @@
-"""Take screenshots of a running app at laptop, projector (1280x720 at 150 %) and phone width
-(for looking, not testing).
+"""Take screenshots of a running app at laptop, projector (1280x720 at 150 %: the big-screen
+layout it gets by itself, and the normal one with ?projector=0) and phone width (for
+looking, not testing).
 
 Usage: python scripts/screenshot.py [URL] [OUT_DIR]
 """
@@ -21,11 +22,13 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         # a projector at 1280x720 with the browser at 150 %: 853x480 CSS pixels, 1.5 per pixel
-        for name, width, height, scale in (("laptop", 1366, 900, 1), ("projector", 853, 480, 1.5),
-                                           ("phone", 390, 844, 3)):
+        for name, width, height, scale, query in (
+                ("laptop", 1366, 900, 1, ""), ("projector", 853, 480, 1.5, ""),
+                ("projector-normal", 853, 480, 1.5, "?projector=0"),
+                ("phone", 390, 844, 3, "")):
             page = browser.new_page(viewport={"width": width, "height": height},
                                     device_scale_factor=scale)
-            page.goto(url)
+            page.goto(url + query)
             page.wait_for_function("() => (document.querySelector('#grid canvas') || {}).__aeGrid",
                                    timeout=30000)
             page.wait_for_timeout(1500)

@@ -11,7 +11,9 @@
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
 const MARGIN = { top: 20, right: 28, gap: 4, tokensLeft: 70, tokensBottom: 62 };
-const MAX_PANEL = 160; // css px: one panel never larger than this
+// css px: one panel never larger than this. 240, so that at a laptop's width the default
+// 21-token sentence gets cells tall enough for token labels (at 160 it got none).
+const MAX_PANEL = 240;
 const MIN_LABELLED_CELL = 9; // css px: token labels only when a cell is at least this tall
 
 const canvas = element.querySelector("canvas");
@@ -130,7 +132,8 @@ function redraw() {
   for (let l = 0; l < p.layers; l++) ctx.fillText("L" + l, right, g.y(l) + g.size / 2);
   if (g.tokens) {
     const cell = g.size / n;
-    ctx.font = "9px " + FONT;
+    // as large as a row allows, 9 to 13 px
+    ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
     ctx.fillStyle = p.colors.muted;
     ctx.textAlign = "right";
     for (let l = 0; l < p.layers; l++) {

@@ -12,16 +12,24 @@
   // ?projector=1 (or the "Big screen" button) puts the class on <html>; static/style.css
   // does the layout: the sentence and knobs in a column at the left, the views at the
   // right with the large heatmap first, sized to the screen (sizeLargeHead below).
+  // A short, wide screen gets it by itself at load: a projector at 1280x720 with the
+  // browser at 150 % is 853x480 CSS px, where the normal layout shows no heatmap on the
+  // first screen. ?projector=0 (or "Normal screen") keeps the normal layout there.
   const params = new URLSearchParams(window.location.search);
-  const projectorAsked = ["1", "true", "yes", "on"].includes(
-    (params.get("projector") || "").toLowerCase());
-  if (projectorAsked) root.classList.add("ae-projector");
+  const asked = (params.get("projector") || "").toLowerCase();
+  const SHORT_WIDE = window.innerHeight <= 560 && window.innerWidth >= 760;
+  const projectorAsked = ["1", "true", "yes", "on"].includes(asked);
+  const normalAsked = ["0", "false", "no", "off"].includes(asked);
+  if (projectorAsked || (SHORT_WIDE && !normalAsked)) root.classList.add("ae-projector");
   const projector = () => root.classList.contains("ae-projector");
 
   function setProjector(on) {
     root.classList.toggle("ae-projector", on);
     const url = new URL(window.location.href);
-    if (on) url.searchParams.set("projector", "1"); else url.searchParams.delete("projector");
+    // the link says what differs from what this screen would get by itself
+    if (on) url.searchParams.set("projector", "1");
+    else if (SHORT_WIDE) url.searchParams.set("projector", "0");
+    else url.searchParams.delete("projector");
     window.history.replaceState(window.history.state, "", url);
     syncSwitch();
     fitDrawer();

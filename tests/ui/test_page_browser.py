@@ -62,19 +62,37 @@ def test_projector_mode_shows_a_labelled_heatmap_first(browser, app_url):  # noq
         page.close()
 
 
+PROJECTING = "document.documentElement.classList.contains('ae-projector')"
+
+
 def test_big_screen_switch_turns_projector_mode_on_and_off(browser, app_url):  # noqa: F811
-    page = open_page(browser, app_url, **PROJECTOR)
+    page = open_page(browser, app_url, **LAPTOP)
     try:
         switch = page.locator(".ae-projector-switch")
-        assert switch.get_attribute("aria-pressed") == "false"
+        assert switch.get_attribute("aria-pressed") == "false" and not page.evaluate(PROJECTING)
         switch.click()
-        assert page.evaluate("document.documentElement.classList.contains('ae-projector')")
+        assert page.evaluate(PROJECTING)
         assert "projector=1" in page.url and switch.get_attribute("aria-pressed") == "true"
         box = page.locator("#views").bounding_box()
         assert box["y"] < 100  # the views beside the sentence, not below it
         switch.click()
-        assert not page.evaluate("document.documentElement.classList.contains('ae-projector')")
+        assert not page.evaluate(PROJECTING)
         assert "projector" not in page.url
+    finally:
+        page.close()
+
+
+def test_a_projector_screen_gets_big_screen_by_itself(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url, **PROJECTOR)
+    try:
+        assert page.evaluate(PROJECTING)  # 853x480: the heatmap first, without a click
+        switch = page.locator(".ae-projector-switch")
+        assert switch.get_attribute("aria-pressed") == "true"
+        switch.click()
+        assert not page.evaluate(PROJECTING) and "projector=0" in page.url
+        page.reload()  # the link keeps the teacher's choice
+        page.wait_for_function(GRID_DRAWN, timeout=60000)
+        assert not page.evaluate(PROJECTING)
     finally:
         page.close()
 
@@ -222,3 +240,16 @@ def test_axe_finds_no_serious_or_critical_violations(browser, app_url, theme):  
     finally:
         page.close()
     assert not found, found
+
+
+def test_the_grid_labels_the_sentences_tokens_on_a_laptop(browser, app_url):  # noqa: F811
+    page = open_page(browser, app_url, **LAPTOP)
+    try:
+        grid = page.evaluate("() => { const m = document.querySelector('#grid canvas')"
+                             ".__aeGrid; return { n: m.n, geom: m.geom }; }")
+        assert grid["n"] >= 15  # the default sentence
+        # static/live_grid.js writes the tokens beside the panels (a left margin) only when
+        # a row is at least 9 px tall: at 160 px panels it never was for this sentence
+        assert grid["geom"]["left"] > 0 and grid["geom"]["size"] / grid["n"] >= 9, grid
+    finally:
+        page.close()
