@@ -98,7 +98,8 @@
     "head-large": "Heatmap of one head: each row is a token, each column a token it may "
       + "look at; brighter means more attention.",
     "head-view": "Lines from each token on the left to the tokens it looks at on the right, "
-      + "one colour per head. Tap or click a word on the left to show only its lines.",
+      + "one colour per head. Tap or click a word on the left to show only its lines; "
+      + "from the keyboard, the up and down arrow keys pick a word and Escape shows all.",
     predictions: "Bar chart of the model's top guesses and their probabilities.",
   };
 
@@ -186,13 +187,34 @@
     if (note) {
       note.textContent = query === null ? ""
         : "Showing where “" + word + "” (token " + query + ") looks. "
-          + "Tap it again, or tap the background, to show every line.";
+          + "Tap it again, tap the background or press Escape to show every line.";
     }
   }
+
+  // The number of words (queries) on the head view's left.
+  const queryCount = (gd) =>
+    ((gd._fullData || []).find((tr) => tr.name === "query") || { y: [] }).y.length;
 
   function hookHeadView(gd) {
     if (gd.__aeHooked || !gd.on) return;
     gd.__aeHooked = true;
+    // From the keyboard: the figure takes focus (Tab); the arrow keys step through the
+    // words on the left, Escape shows every line again.
+    const host = gd.closest('[data-testid="plotly"]') || gd;
+    host.tabIndex = 0;
+    host.addEventListener("keydown", (ev) => {
+      const n = queryCount(gd), q = gd.__aeQuery;
+      if (!n) return;
+      const down = ev.key === "ArrowDown" || ev.key === "ArrowRight";
+      const up = ev.key === "ArrowUp" || ev.key === "ArrowLeft";
+      let next;
+      if (down) next = q == null ? 0 : Math.min(n - 1, q + 1);
+      else if (up) next = q == null ? n - 1 : Math.max(0, q - 1);
+      else if (ev.key === "Escape" && q != null) next = null;
+      else return;
+      ev.preventDefault(); // the arrows would scroll the page
+      focusHeadView(gd, next);
+    });
     gd.on("plotly_click", (ev) => {
       const pt = ev && ev.points && ev.points[0];
       if (!pt || !pt.data || pt.data.name !== "query") return;
@@ -219,7 +241,7 @@
     hookHeadView(gd);
     const fresh = gd.data && gd.data.length && !gd.data.some((tr) => tr.__aeAll);
     if (fresh && gd.__aeQuery != null) {
-      const n = ((gd._fullData || []).find((tr) => tr.name === "query") || { y: [] }).y.length;
+      const n = queryCount(gd);
       focusHeadView(gd, gd.__aeQuery < n ? gd.__aeQuery : null);
     }
   }

@@ -190,6 +190,18 @@ def test_head_view_tap_a_word_shows_only_its_lines(browser, app_url):  # noqa: F
         page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === null",
                                timeout=10000)
         assert page.evaluate(lines)[0] == n_all
+        # from the keyboard: focus the figure, arrows step through the words, Escape: all
+        host = page.locator('#head-view [data-testid="plotly"]')
+        assert host.get_attribute("tabindex") == "0"
+        host.focus()
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")
+        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === 1",
+                               timeout=10000)
+        assert page.evaluate(lines)[1] == [1]
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === null",
+                               timeout=10000)
     finally:
         page.close()
 
