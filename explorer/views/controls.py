@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.analysis.run import MAX_CHARS, TOKENS_HELP, plural
+from explorer.analysis.stages import Picked, pick
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import checkpoint_name
 
@@ -20,7 +21,7 @@ from explorer.models.zoo import checkpoint_name
 # from ``explorer.views``): the sentence box's limit, the tokens' explanation, plurals.
 __all__ = ["EMPTY_STATE", "HEADS", "MASK_CHOICES", "MAX_CHARS", "OBJECTIVES", "POSITIONAL",
            "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl", "Controls",
-           "parse_controls", "plural"]
+           "parse_controls", "plural", "picked_or_status"]
 
 # Control choices as the UI shows them -> values the engine understands.
 OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}
@@ -73,3 +74,14 @@ def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, hea
             or not np.isfinite(controls.temperature)):
         raise BadControl("That combination of controls is not offered.")
     return controls
+
+
+def picked_or_status(zoo, controls: Controls, text: str) -> tuple[Picked, str]:
+    """The checkpoint, layer and head the knobs pick, and ``""``; or, when there is nothing
+    to run, the status to show instead: why the checkpoint is missing, or the empty state."""
+    picked = pick(zoo, controls)
+    if picked.model is None:
+        return picked, "⚠️ " + picked.missing
+    if not (text or "").strip():
+        return picked, EMPTY_STATE
+    return picked, ""

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
 
-from explorer.analysis.stages import head_stages, model_line, pick
+from explorer.analysis.stages import head_stages, model_line
 from explorer.figures.matrices import stage_figure
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
-from explorer.views.controls import EMPTY_STATE, Controls
+from explorer.views.controls import EMPTY_STATE, Controls, picked_or_status
 
 # Stage keys in page order; rot_q / rot_k only exist for rotary models.
 KEYS = ("x", "q", "k", "v", "rot_q", "rot_k", "scores", "scaled", "masked", "pattern", "z",
@@ -35,11 +35,9 @@ class InsideView:
 
 
 def inside_view(zoo: Zoo, tok: Tokenizer, text: str, c: Controls) -> InsideView:
-    picked = pick(zoo, c)
-    if picked.model is None:
-        return InsideView("⚠️ " + picked.missing)
-    if not (text or "").strip():
-        return InsideView(EMPTY_STATE)
+    picked, status = picked_or_status(zoo, c, text)
+    if status:
+        return InsideView(status)
     r = head_stages(picked.model, tok, text, c.settings(), picked.layer, picked.head)
     if r.empty:
         return InsideView(EMPTY_STATE)

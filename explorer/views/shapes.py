@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 import plotly.graph_objects as go
 
 from explorer.analysis.shapes import SPLIT_HEADERS, TRACE_HEADERS, shape_trace
-from explorer.analysis.stages import model_line, pick
+from explorer.analysis.stages import model_line
 from explorer.figures.shapes import tensor_sizes_figure
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
-from explorer.views.controls import EMPTY_STATE, Controls
+from explorer.views.controls import EMPTY_STATE, Controls, picked_or_status
 
 __all__ = ["SPLIT_HEADERS", "TRACE_HEADERS", "ShapesView", "shapes_view"]
 
@@ -29,11 +29,9 @@ class ShapesView:
 
 
 def shapes_view(zoo: Zoo, tok: Tokenizer, text: str, c: Controls) -> ShapesView:
-    picked = pick(zoo, c)
-    if picked.model is None:
-        return ShapesView("⚠️ " + picked.missing)
-    if not (text or "").strip():
-        return ShapesView(EMPTY_STATE)
+    picked, status = picked_or_status(zoo, c, text)
+    if status:
+        return ShapesView(status)
     r = shape_trace(picked.model, tok, text, c.settings(), picked.layer)
     if r.empty:
         return ShapesView(EMPTY_STATE)
