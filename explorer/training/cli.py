@@ -3,7 +3,7 @@ the seed, the threads.
 
 :func:`task_parser` starts the parser of :mod:`.train_classifier` and :mod:`.train_seq2seq`
 with these options; each trainer then adds what is its own (the classifier's example count,
-the encoder-decoder's decoder depth...). :func:`start` begins each trainer's ``main``.
+the encoder-decoder's decoder depth...). :func:`setup` begins each trainer's ``main``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def task_parser(description: str, name: str) -> argparse.ArgumentParser:
     return p
 
 
-def start(argv: list[str] | None, parse: Callable[[list[str]], argparse.Namespace]):
+def setup(argv: list[str] | None, parse: Callable[[list[str]], argparse.Namespace]):
     """``(argv, args, tokenizer)`` for a trainer's ``main``: the arguments as a list (for the
     card's command), parsed, with torch's threads set and the tokenizer loaded."""
     argv = [] if argv is None else list(argv)

@@ -33,7 +33,7 @@ from explorer.models.classifier import Classifier
 from explorer.models.config import ModelConfig
 from explorer.models.tokenizer import PAD, Tokenizer
 from explorer.training.classify_task import CLASSES, Example, generate
-from explorer.training.cli import start, task_parser
+from explorer.training.cli import setup, task_parser
 from explorer.training.progress import Progress
 from explorer.training.train import lr_at, make_optimizer
 
@@ -194,7 +194,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> dict:
     """``argv`` is what follows ``--task classify`` (see :func:`explorer.training.train.main`)."""
-    argv, args, tok = start(argv, parse_args)
+    argv, args, tok = setup(argv, parse_args)
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_heads=args.heads, d_ff=args.d_ff, n_ctx=args.ctx,
                          pos_encoding=args.pos, causal=False, task="classify",

@@ -34,8 +34,7 @@ from explorer.models.config import ModelConfig
 from explorer.models.encoder_decoder import EOS_ID, EncoderDecoder
 from explorer.models.tokenizer import Tokenizer
 from explorer.training import seq2seq_task as data
-from explorer.training.cli import start as start_cli
-from explorer.training.cli import task_parser
+from explorer.training.cli import setup, task_parser
 from explorer.training.progress import Progress
 from explorer.training.train import lr_at, make_optimizer
 
@@ -182,7 +181,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> dict:
     """``argv`` is what follows ``--task seq2seq`` on ``python -m explorer.training.train``."""
-    argv, args, tok = start_cli(argv, parse_args)
+    argv, args, tok = setup(argv, parse_args)
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_dec_layers=args.dec_layers, n_heads=args.heads, d_ff=args.d_ff,
                          n_ctx=data.MAX_WORDS + 1, pos_encoding=args.pos, causal=True,

@@ -47,7 +47,6 @@ import numpy as np
 import torch
 
 from explorer.analysis.run import prepare
-from explorer.analysis.stages import pick
 from explorer.figures.labels import ELLIPSIS, safe_text
 from explorer.models.capture import run_with_cache
 from explorer.models.settings import AttentionSettings
@@ -285,13 +284,6 @@ def write_files(capture: Capture, layer: int, head: int,
     files.json.write_text(to_json(capture), encoding="utf-8")
     return files
 
-
-# --------------------------------------------------------------------------- choosing
-
-
-# One rule for knobs -> checkpoint, layer, head (clamped, with notes), shared with the
-# teaching views: explorer.analysis.stages.pick.
-pick_model = pick
 
 
 def describe(controls) -> dict:

@@ -13,12 +13,12 @@ import plotly.graph_objects as go
 
 from explorer.analysis.rollout import METHOD_NAMES, clamp_position, rollout_for
 from explorer.analysis.run import plural
+from explorer.analysis.stages import pick
 from explorer.figures.labels import display_token
 from explorer.figures.layers_and_training import rollout_heatmap
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
 from explorer.views.controls import EMPTY_STATE, Controls
-from explorer.views.export import pick_model
 
 __all__ = ["METHOD_NAMES", "STRIP_MARK", "STRIP_STRONGEST", "LayersView", "layers_view",
            "strip_value"]
@@ -58,7 +58,7 @@ def layers_view(zoo: Zoo, tok: Tokenizer, text: str, c: Controls, method: str, p
     the end of the sentence)."""
     if method not in METHOD_NAMES:
         return LayersView("⚠️ That method is not offered.")
-    picked = pick_model(zoo, c)
+    picked = pick(zoo, c)
     if picked.model is None:
         return LayersView("⚠️ " + picked.missing)
     if not (text or "").strip():

@@ -10,11 +10,12 @@ one capture (:func:`explorer.views.export.write_files`).
 from __future__ import annotations
 
 from explorer.analysis.run import plural
+from explorer.analysis.stages import pick
 from explorer.figures.attention import attention_grid, head_heatmap
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
 from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
-from explorer.views.export import describe, export_capture, pick_model, stamp, write_files
+from explorer.views.export import describe, export_capture, stamp, write_files
 from explorer.views.share import qr_image, share_link
 
 NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
@@ -32,7 +33,7 @@ def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: st
     link = share_link(base, text or "", c, tab)
     qr = qr_image(link)
     no_qr = [NO_QR] if qr is None and link.startswith("http") else []
-    picked = pick_model(zoo, c)
+    picked = pick(zoo, c)
     if picked.model is None:
         return "⚠️ " + picked.missing, None, None, link, qr
     if not (text or "").strip():
@@ -60,7 +61,7 @@ def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: st
 def prepare_files(zoo: Zoo, tok: Tokenizer, text: str, controls: list):
     """Paths of (head CSV, grid CSV, NPZ, JSON), or None for each when nothing to export."""
     c = parse_controls(*controls)
-    picked = pick_model(zoo, c)
+    picked = pick(zoo, c)
     if picked.model is None or not (text or "").strip():
         return None, None, None, None
     capture = export_capture(picked.model, tok, text, picked.name, c.settings(), describe(c))
