@@ -38,19 +38,43 @@ def _css_string(text: str) -> str:
     return json.dumps(text)
 
 
+# Phones (static/page.js sets .ae-drawer on <html> there): one wrapped line of 13 tabs took
+# 7 rows, with section names in mid-row and a section's rule at a row's start. Instead the
+# bar is a grid of three columns in which each section starts a row, its name above its
+# first tab; the names of a row line up at the bottom, and each tab is a 44 px touch target.
+# (Gradio's wrapped bar draws a rule every 32 px as its background: none here.)
+PHONE_TABS_CSS = """.ae-drawer #tabs .tab-container.wrap {
+  display: grid !important; grid-template-columns: repeat(3, minmax(0, 1fr));
+  align-items: end; column-gap: 0.25rem; background: none !important;
+}
+.ae-drawer #tabs .tab-container.wrap > button[role="tab"] {
+  min-height: 2.75rem; height: auto !important; white-space: normal; text-align: left;
+  line-height: 1.2;
+  padding: 0.35rem 0.4rem; margin-left: 0 !important; border-left: none !important;
+  flex-direction: column; align-items: flex-start; justify-content: flex-end;
+  overflow: visible;
+}
+.ae-drawer #tabs button[role="tab"][data-tab-id]::before {
+  display: block; margin: 0 0 0.1rem; white-space: normal; letter-spacing: 0.01em;
+}"""
+
+
 def section_css(sections: list[tuple[str, list[str]]]) -> str:
     """CSS that writes each section's name before its first tab in the tab bar. The name is
     decoration for sighted users (``content: "..." / ""`` keeps it out of the tab's
-    accessible name); every tab keeps its own label."""
-    rules = []
+    accessible name); every tab keeps its own label. On a phone each section starts a row
+    of the bar's grid (``PHONE_TABS_CSS``)."""
+    rules = [PHONE_TABS_CSS]
     for i, (name, tab_ids) in enumerate(sections):
         if not tab_ids:
             continue
         sel = f'#tabs button[role="tab"][data-tab-id={_css_string(tab_ids[0])}]'
         rules.append(f"{sel}::before {{ content: {_css_string(name)} / \"\"; }}")
+        rules.append(f".ae-drawer {sel} {{ grid-column-start: 1; }}")
         if i:  # a gap and a rule between sections
             rules.append(f"{sel} {{ margin-left: 0.6rem; border-left: 1px solid "
                          "var(--border-color-primary); }")
+            rules.append(f".ae-drawer {sel} {{ margin-top: 0.6rem; }}")
     return "\n".join(rules)
 
 

@@ -126,6 +126,18 @@ def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
         before = page.evaluate("""() => getComputedStyle(document.querySelector(
             '#tabs button[data-tab-id=explore]'), '::before').content""")
         assert "Look" in before
+        # the bar is a grid in which each section starts a row at the left edge, every tab
+        # inside the screen and a 44 px touch target (WCAG 2.5.5)
+        boxes = {t["id"]: t for t in page.evaluate("""() => [...document.querySelectorAll(
+            '#tabs button[role=tab]')].map(b => { const r = b.getBoundingClientRect();
+            return {id: b.dataset.tabId, x: r.x, y: r.y, right: r.right, h: r.height}; })""")}
+        left = boxes["explore"]["x"]
+        for _, tabs_of in app.SECTIONS:
+            first = boxes[tabs_of[0][1]]
+            assert abs(first["x"] - left) < 1, (tabs_of[0][1], first, left)
+            # the section's other tabs follow on its row or below, never before it
+            assert all(boxes[t[1]]["y"] >= first["y"] - 1 for t in tabs_of)
+        assert all(b["h"] >= 44 and b["right"] <= 390 for b in boxes.values()), boxes
         # no Plotly toolbar over the figures' titles on a touch screen
         wait_for_plot(page, LARGE_PLOT)
         assert page.locator("#head-large .modebar-container").evaluate(
