@@ -65,9 +65,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         clear_text = gr.Markdown(elem_id="clear-heads-text")
         clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
                          elem_id="clear-heads")
+    # Side by side where both fit (a laptop); in a narrower views column (a window of
+    # ~850 px) the row wraps, so the large head gets the column's width, not a third of it.
     with gr.Row(equal_height=False):
-        big = gr.Plot(show_label=False, elem_id="head-large")
-        preds = gr.Plot(show_label=False, elem_id="predictions")
+        big = gr.Plot(show_label=False, elem_id="head-large", min_width=440)
+        preds = gr.Plot(show_label=False, elem_id="predictions", min_width=360)
     lines = gr.Plot(show_label=False, elem_id="head-view")
     gr.Markdown(TOKENS_HELP, elem_classes="caption-text", elem_id="tokens-help")
     table = gr.Markdown(elem_id="head-table")

@@ -70,6 +70,11 @@ def test_big_screen_switch_turns_projector_mode_on_and_off(browser, app_url):  #
     try:
         switch = page.locator(".ae-projector-switch")
         assert switch.get_attribute("aria-pressed") == "false" and not page.evaluate(PROJECTING)
+        # a laptop's views column has room for the large head and the guesses side by side
+        wait_for_plot(page, LARGE_PLOT)
+        big = page.locator("#head-large").bounding_box()
+        guesses = page.locator("#predictions").bounding_box()
+        assert abs(big["y"] - guesses["y"]) < 2 and guesses["x"] > big["x"], (big, guesses)
         switch.click()
         assert page.evaluate(PROJECTING)
         assert "projector=1" in page.url and switch.get_attribute("aria-pressed") == "true"
@@ -93,6 +98,14 @@ def test_a_projector_screen_gets_big_screen_by_itself(browser, app_url):  # noqa
         page.reload()  # the link keeps the teacher's choice
         page.wait_for_function(GRID_DRAWN, timeout=60000)
         assert not page.evaluate(PROJECTING)
+        # the normal layout in this narrow window: the large head takes the views' width
+        # (the guesses wrap below it), not a third of it beside the guesses
+        wait_for_plot(page, LARGE_PLOT)
+        views = page.locator("#views").bounding_box()
+        big = page.locator("#head-large").bounding_box()
+        guesses = page.locator("#predictions").bounding_box()
+        assert big["width"] >= 0.85 * views["width"], (big, views)
+        assert guesses["y"] >= big["y"] + big["height"] - 1, (big, guesses)
     finally:
         page.close()
 
