@@ -17,12 +17,14 @@ FAILED = "⚠️ Something went wrong with this request. Please try again."
 INTRO = """The same model, saved at several moments while it learned. Slide from the first
 snapshot (almost untrained: every head spreads its attention evenly) to the last and watch
 heads take on jobs — first some look at **the previous word**, then, suddenly, one learns to
-**copy**: when your sentence is said twice, it looks at the word that came next last time
-(an induction head). The chart shows the loss going down and, below it, how strongly the
-most previous-token-like head attends to the word just before (solid; dashed: spreading
-attention evenly) and the best head's weight on the copy target (dotted). Snapshots exist
-for the default model only; the mask, scaling, temperature and *Layer*/*Head* knobs
-apply."""
+**copy**: when words are said twice, it looks at the word that came next last time (an
+induction head). The chart shows the loss going down and, below it, how strongly the most
+previous-token-like head attends to the word just before (solid; dashed: spreading
+attention evenly) and the best head's weight on the copy target: on your sentence said
+twice (dotted) and on a list of words said twice (dash-dot). A story sentence said twice
+needs little copying (the story itself says what comes next), so its curve can stay low
+where the list's jumps. Snapshots exist for the default model only; the mask, scaling,
+temperature and *Layer*/*Head* knobs apply."""
 def compute(snaps: SnapshotSet, tok, text, controls: list, index):
     """(status, chart, grid, head) for one request."""
     try:

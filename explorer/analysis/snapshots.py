@@ -213,6 +213,12 @@ def even_spread(n_tokens: int, causal: bool) -> float:
     return float(np.mean(1.0 / np.arange(2, n_tokens + 1)))
 
 
+# A list of everyday one-token words, not a training template: said twice, the copy is the
+# only way to predict its second half, so the copying head shows here even when the
+# student's sentence (whose second copy the story prior predicts too) barely uses it.
+COPY_PROBE = "spoon lamp sock bread egg coat fork shoe"
+
+
 def induction_trend(snaps: SnapshotSet, tok: Tokenizer, text: str,
                     settings: AttentionSettings | None = None) -> list[float] | None:
     """For each snapshot, the largest weight any head puts on the copy target when the

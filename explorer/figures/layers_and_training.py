@@ -89,7 +89,8 @@ def rollout_heatmap(values: np.ndarray, tokens: Sequence[str], *, position: int,
 def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, float | None]],
                    current: int, *, trend: Sequence[float] | None = None,
                    baseline: float | None = None, theme: str | Theme = "light",
-                   induction: Sequence[float] | None = None) -> go.Figure:
+                   induction: Sequence[float] | None = None,
+                   induction_probe: Sequence[float] | None = None) -> go.Figure:
     """Loss over training (top) and, when ``trend`` is given, the strongest
     previous-token attention per snapshot (bottom), x = training tokens seen (log).
 
@@ -99,7 +100,8 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
     both panels. ``trend``: one value 0..1 per snapshot; ``baseline``: what spreading
     attention evenly would give (a dashed line). ``induction``: one value per snapshot,
     the strongest head's weight on the copy target when the sentence is said twice,
-    drawn in the same lower panel.
+    drawn in the same lower panel (dotted); ``induction_probe``: the same on a built-in
+    list of words said twice (dash-dot), where copying is the only way to predict.
     """
     th = get_theme(theme)
     if not 0 <= current < len(snapshots):
@@ -167,14 +169,34 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
                 "marker": {"size": 6, "symbol": "diamond"},
                 "hovertemplate": "snapshot at step %{customdata:d}<br>strongest head puts "
                                  "%{y:.0%} on the copy target<extra></extra>"})
+        if induction_probe is not None:
+            data.append({
+                "type": "scatter", "mode": "lines+markers", "x": x_snap,
+                "y": np.asarray(induction_probe, dtype=np.float64), "yaxis": "y2",
+                "customdata": steps, "name": "induction (a word list said twice)",
+                "line": {"color": th.heads[1], "width": 2, "dash": "dashdot"},
+                "marker": {"size": 6, "symbol": "square"},
+                "hovertemplate": "snapshot at step %{customdata:d}<br>on a word list said "
+                                 "twice, the strongest head puts %{y:.0%} on the copy "
+                                 "target<extra></extra>"})
         if baseline is not None:
             data.append({"type": "scatter", "mode": "lines", "x": [x_snap.min(), x_snap.max()],
                          "y": [baseline, baseline], "yaxis": "y2", "name": "even spread",
                          "line": {"color": th.muted, "width": 1, "dash": "dash"},
                          "hovertemplate": "spreading evenly: %{y:.0%}<extra></extra>"})
         layout["yaxis2"] = {**axis, "domain": [0.0, 0.36], "anchor": "x", "tickformat": ".0%",
-                            "range": [0, 1], "title": {"text": "on prev."}}
-        layout["annotations"].append(
-            _title("Best head's weight on the previous token (solid)" + (
-                " and on the copy target (dotted)" if induction is not None else ""), y=0.36))
+                            "range": [0, 1], "title": {"text": "weight"}}
+        # Short lines, starting over the axis' labels: a phone's chart is ~330 px wide and
+        # Plotly does not wrap annotations.
+        lines = ["Best head's weight on the previous word (solid)"]
+        if induction is not None and induction_probe is not None:
+            lines += ["and on the copy target, said twice: your",
+                      "sentence (dotted), a word list (dash-dot)"]
+        elif induction is not None:
+            lines += ["and on the copy target, your sentence said twice (dotted)"]
+        elif induction_probe is not None:
+            lines += ["and on the copy target, a word list said twice (dash-dot)"]
+        for k, line in enumerate(reversed(lines)):
+            layout["annotations"].append({**_title(line, y=0.36), "yshift": 4 + 16 * k,
+                                          "xshift": -40, "font": {"size": 12}})
     return _figure(data, layout)

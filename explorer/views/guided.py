@@ -125,7 +125,8 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Which appears first: the previous-word head or the copying head?",
              "The previous-word head comes first and grows slowly; the copying head appears "
              "suddenly, later, once a previous-word head exists for it to build on: the "
-             "dotted curve jumps from near zero to most of the head's attention between two "
-             "snapshots.", "training",
+             "copy curves (dotted: this list said twice; dash-dot: the built-in list) "
+             "jump from near zero to most of the head's attention between two snapshots.",
+             "training",
              {"text": REPEAT}),
     ]

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from explorer.analysis.run import plural
 from explorer.analysis.snapshots import (
+    COPY_PROBE,
     SnapshotSet,
     cached_snapshots,
     even_spread,
@@ -66,11 +67,13 @@ def training_view(snaps: SnapshotSet, tok: Tokenizer, text: str, c: Controls,
     head = min(max(int(c.head), 0), config.n_heads - 1)
     n = len(r.tokens)
     baseline = even_spread(n, r.resolved.causal)
+    copies = induction_trend(snaps, tok, text, settings)
+    probe = induction_trend(snaps, tok, COPY_PROBE, settings)
     chart = training_chart(snaps.history,
                            [(s.step, s.tokens, s.train_loss) for s in snaps.snapshots],
                            r.index, trend=previous_token_trend(snaps, tok, text, settings),
-                           baseline=baseline, theme=c.theme,
-                           induction=induction_trend(snaps, tok, text, settings))
+                           baseline=baseline, theme=c.theme, induction=copies,
+                           induction_probe=probe)
     grid = attention_grid(r.patterns, r.tokens, theme=c.theme, selected=(layer, head))
     big = head_heatmap(r.patterns[layer, head], r.tokens, theme=c.theme,
                        title=f"Step {snap.step}: layer {layer}, head {head}")
@@ -83,6 +86,12 @@ def training_view(snaps: SnapshotSet, tok: Tokenizer, text: str, c: Controls,
     lines.append(f"Most previous-token-like head now: **L{la} H{h}**, "
                  f"{r.prev_share[la, h]:.0%} of its attention on the word just before "
                  f"(spreading evenly would give {baseline:.0%}).")
+    if probe is not None:
+        yours = (f"; on your sentence said twice, {copies[r.index]:.0%}"
+                 if copies is not None else "")
+        lines.append(f"Copying now: on a list of words said twice, the best head puts "
+                     f"{probe[r.index]:.0%} of its attention on the word that came next last "
+                     f"time{yours}.")
     if c.checkpoint() != snaps.name:
         lines.append(f"ℹ️ Snapshots exist for **{snaps.name}** only: this tab shows it, "
                      "whatever the Model / Heads / Positional knobs say.")

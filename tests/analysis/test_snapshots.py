@@ -10,6 +10,7 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from explorer.analysis.snapshots import (
+    COPY_PROBE,
     cached_snapshots,
     even_spread,
     induction_trend,
@@ -175,6 +176,20 @@ def test_the_copying_head_appears_during_training(snaps, tok):
     assert induction_trend(snaps, tok, "word " * 100) is None
 
 
+def test_the_view_draws_the_built_in_list_beside_the_sentence(snaps, tok):
+    """The word-list curve is there whatever the sentence, so the jump shows even on a
+    story sentence whose own copy curve stays low."""
+    from explorer.views.controls import parse_controls
+    from explorer.views.training import training_view
+
+    view = training_view(snaps, tok, TEXT, parse_controls(*CONTROLS), len(snaps) - 1)
+    curves = {t.name: list(t.y) for t in view.chart.data}
+    probe = curves["induction (a word list said twice)"]
+    assert probe == pytest.approx(induction_trend(snaps, tok, COPY_PROBE))
+    assert probe[0] < 0.2 and probe[-1] > 0.5
+    assert f"list of words said twice, the best head puts {probe[-1]:.0%}" in view.status
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_training_chart_is_valid_plotly(snaps, theme):
     points = [(s.step, s.tokens, s.train_loss) for s in snaps.snapshots]
@@ -182,6 +197,15 @@ def test_training_chart_is_valid_plotly(snaps, theme):
                          theme=theme)
     go.Figure(fig.to_dict())  # validation on
     assert fig.layout.shapes[0].x0 == snaps.snapshots[2].tokens
+    both = training_chart(snaps.history, points, 2, trend=[0.1] * len(points),
+                          induction=[0.1] * len(points), induction_probe=[0.7] * len(points),
+                          theme=theme)
+    go.Figure(both.to_dict())
+    names = [t.name for t in both.data]
+    assert "induction (sentence said twice)" in names
+    assert "induction (a word list said twice)" in names
+    notes = " ".join(a.text for a in both.layout.annotations)
+    assert "dotted" in notes and "dash-dot" in notes
     assert training_chart(snaps.history, points, 0).layout.height < fig.layout.height
     with pytest.raises(ValueError):
         training_chart(snaps.history, points, len(points))
