@@ -37,6 +37,17 @@ def _title(text: str, y: float = 1.0, yref: str = "paper") -> dict:
             "font": {"size": 13}}
 
 
+def _copy_curve(x: np.ndarray, y: Sequence[float], steps: np.ndarray, name: str,
+                colour: str, dash: str, symbol: str, where: str) -> dict:
+    """One copy-target curve of the training chart's lower panel."""
+    return {"type": "scatter", "mode": "lines+markers", "x": x,
+            "y": np.asarray(y, dtype=np.float64), "yaxis": "y2", "customdata": steps,
+            "name": name, "line": {"color": colour, "width": 2, "dash": dash},
+            "marker": {"size": 6, "symbol": symbol},
+            "hovertemplate": f"snapshot at step %{{customdata:d}}<br>{where}, the strongest "
+                             "head puts %{y:.0%} on the copy target<extra></extra>"}
+
+
 def rollout_heatmap(values: np.ndarray, tokens: Sequence[str], *, position: int,
                     title: str = "", theme: str | Theme = "light") -> go.Figure:
     """``values`` ``[layer, T]``: row ``l`` is the output token's rollout after layer ``l``
@@ -160,25 +171,14 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
             "marker": {"color": th.accent, "size": 13, "symbol": "circle-open",
                        "line": {"width": 3, "color": th.accent}}, "hoverinfo": "skip",
         }]
-        if induction is not None:
-            data.append({
-                "type": "scatter", "mode": "lines+markers", "x": x_snap,
-                "y": np.asarray(induction, dtype=np.float64), "yaxis": "y2",
-                "customdata": steps, "name": "induction (sentence said twice)",
-                "line": {"color": th.heads[0], "width": 2, "dash": "dot"},
-                "marker": {"size": 6, "symbol": "diamond"},
-                "hovertemplate": "snapshot at step %{customdata:d}<br>strongest head puts "
-                                 "%{y:.0%} on the copy target<extra></extra>"})
-        if induction_probe is not None:
-            data.append({
-                "type": "scatter", "mode": "lines+markers", "x": x_snap,
-                "y": np.asarray(induction_probe, dtype=np.float64), "yaxis": "y2",
-                "customdata": steps, "name": "induction (a word list said twice)",
-                "line": {"color": th.heads[1], "width": 2, "dash": "dashdot"},
-                "marker": {"size": 6, "symbol": "square"},
-                "hovertemplate": "snapshot at step %{customdata:d}<br>on a word list said "
-                                 "twice, the strongest head puts %{y:.0%} on the copy "
-                                 "target<extra></extra>"})
+        for curve, name, colour, dash, symbol, where in (
+                (induction, "induction (sentence said twice)", th.heads[0], "dot", "diamond",
+                 "on your sentence said twice"),
+                (induction_probe, "induction (a word list said twice)", th.heads[1],
+                 "dashdot", "square", "on a word list said twice")):
+            if curve is not None:
+                data.append(_copy_curve(x_snap, curve, steps, name, colour, dash, symbol,
+                                        where))
         if baseline is not None:
             data.append({"type": "scatter", "mode": "lines", "x": [x_snap.min(), x_snap.max()],
                          "y": [baseline, baseline], "yaxis": "y2", "name": "even spread",
