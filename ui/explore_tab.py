@@ -42,9 +42,11 @@ READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
     status = gr.Markdown(elem_id="status")
-    gr.Markdown("#### Every head — rows are layers (L0, L1…), columns are heads (H0, H1…). "
-                "In each square, row i is token i looking at the tokens (columns); brighter "
-                "means more attention. Click a square to open it large.",
+    # A short heading and plain text under it: the whole explanation as a heading took six
+    # bold lines of a phone's screen above the grid.
+    gr.Markdown("#### Every head\nRows are layers (L0, L1…), columns are heads (H0, H1…). "
+                "In each square, row *i* is token *i* looking at the tokens (columns); "
+                "brighter means more attention. Click or tap a square to open it large.",
                 elem_classes="caption")
     gate = threading.BoundedSemaphore(LIVE_CONCURRENCY)
 
@@ -61,10 +63,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             server_functions=[grid_data], elem_id="grid")
     select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
     # Below the grid, so the heatmaps stay first on a small or projected screen.
+    # (min widths, here and in static/style.css: on a phone the two stack, not squeeze)
     with gr.Row(equal_height=False, elem_id="clear-heads-row"):
         clear_text = gr.Markdown(elem_id="clear-heads-text")
         clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
-                         elem_id="clear-heads")
+                         elem_id="clear-heads", min_width=300)
     # Side by side where both fit (a laptop); in a narrower views column (a window of
     # ~850 px) the row wraps, so the large head gets the column's width, not a third of it.
     with gr.Row(equal_height=False):

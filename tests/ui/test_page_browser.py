@@ -151,6 +151,10 @@ def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
             # the section's other tabs follow on its row or below, never before it
             assert all(boxes[t[1]]["y"] >= first["y"] - 1 for t in tabs_of)
         assert all(b["h"] >= 44 and b["right"] <= 390 for b in boxes.values()), boxes
+        # Explore's "clear heads" sentence stacks above its picker, not squeezed beside it
+        text = page.locator("#clear-heads-text").bounding_box()
+        picker = page.locator("#clear-heads").bounding_box()
+        assert text["width"] >= 300 and picker["y"] >= text["y"] + text["height"] - 1
         # no Plotly toolbar over the figures' titles on a touch screen
         wait_for_plot(page, LARGE_PLOT)
         assert page.locator("#head-large .modebar-container").evaluate(
