@@ -123,8 +123,10 @@
 
   // Projector mode: the large heatmap as tall as the screen allows, with token labels
   // big enough to read from the back of the room (at most one label per cell height).
-  // Back in normal mode, the sizes the server sent. A figure from the server comes with a
-  // new layout object (Plotly.react); relayout edits the one it has.
+  // Back in normal mode, the sizes the server sent, but no taller than a narrow column
+  // (a phone) can use: the square heatmap is as wide as the column allows, and a taller
+  // figure only stretched the colour bar over empty space. A figure from the server comes
+  // with a new layout object (Plotly.react); relayout edits the one it has.
   function sizeLargeHead(gd) {
     if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
     const lay = gd.layout;
@@ -145,6 +147,10 @@
       const cell = side / Math.max(tokens.length, 1);
       const font = Math.max(12, Math.min(20, Math.floor(cell)));
       want = { height, x: font, y: font };
+    } else if (want.height && gd.clientWidth) {
+      // the square's side is about the width less 150 px of labels and colour bar; the
+      // title and key labels take about 130 px more
+      want = { ...want, height: Math.min(want.height, Math.max(300, gd.clientWidth - 20)) };
     }
     if (lay.height === want.height && (lay.xaxis?.tickfont?.size ?? null) === want.x
         && (lay.yaxis?.tickfont?.size ?? null) === want.y) return;

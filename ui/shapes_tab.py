@@ -39,15 +39,19 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     status = gr.Markdown(elem_id="shapes-status")
     gr.Markdown(SPLIT_INTRO)
     # Widths in percent, so the table fits its column at any width (in pixels they added up
-    # to more than a laptop's column and cut off the last one).
-    split = gr.Dataframe(headers=SPLIT_HEADERS, interactive=False, wrap=True,
-                         elem_id="shapes-split", max_height=900,
-                         column_widths=["7%", "15%", "22%", "34%", "22%"])
+    # to more than a laptop's column and cut off the last one). On a phone the percentages
+    # gave one letter a line: there each table is laid out wider and its box scrolls
+    # sideways (.ae-scroll-x, static/style.css).
+    with gr.Column(elem_classes="ae-scroll-x"):
+        split = gr.Dataframe(headers=SPLIT_HEADERS, interactive=False, wrap=True,
+                             elem_id="shapes-split", max_height=900,
+                             column_widths=["7%", "15%", "22%", "34%", "22%"])
     sizes = gr.Plot(show_label=False, elem_id="shapes-sizes")
     gr.Markdown(TRACE_INTRO)
-    trace = gr.Dataframe(headers=TRACE_HEADERS, interactive=False, wrap=True,
-                         elem_id="shapes-trace", max_height=900,
-                         column_widths=["5%", "21%", "12%", "21%", "9%", "32%"])
+    with gr.Column(elem_classes="ae-scroll-x"):
+        trace = gr.Dataframe(headers=TRACE_HEADERS, interactive=False, wrap=True,
+                             elem_id="shapes-trace", max_height=900,
+                             column_widths=["5%", "21%", "12%", "21%", "9%", "32%"])
     outputs = [status, split, sizes, trace]
     empty = [_frame([], SPLIT_HEADERS), None, _frame([], TRACE_HEADERS)]
 
