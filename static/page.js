@@ -11,7 +11,7 @@
   // ------------------------------------------------------------ projector mode
   // ?projector=1 (or the "Big screen" button) puts the class on <html>; static/style.css
   // does the layout: the sentence and knobs in a column at the left, the views at the
-  // right with the large heatmap first, sized to the screen (sizeLargeHead below).
+  // right with the large heatmap first, sized to the screen (sizeSquareHead below).
   // A short, wide screen gets it by itself at load: a projector at 1280x720 with the
   // browser at 150 % is 853x480 CSS px, where the normal layout shows no heatmap on the
   // first screen. ?projector=0 (or "Normal screen") keeps the normal layout there.
@@ -33,7 +33,7 @@
     window.history.replaceState(window.history.state, "", url);
     syncSwitch();
     fitDrawer();
-    document.querySelectorAll("#head-large .js-plotly-plot").forEach(sizeLargeHead);
+    document.querySelectorAll(squarePlots()).forEach(sizeSquareHead);
     window.dispatchEvent(new Event("resize")); // Plotly figures refit their new width
   }
 
@@ -121,13 +121,19 @@
     if (host.getAttribute("aria-label") !== label) host.setAttribute("aria-label", label);
   }
 
-  // Projector mode: the large heatmap as tall as the screen allows, with token labels
+  // One head's square heatmap in each of these: in a narrow column they get no taller
+  // than the column is wide (below); only Explore's large head grows in projector mode.
+  const SQUARE_HEADS = ["head-large", "cmp-left", "cmp-right", "cmp-diff", "training-head",
+    "pe-shuffle-original", "pe-shuffle-shuffled", "pe-shuffle-difference"];
+  const squarePlots = () => SQUARE_HEADS.map((id) => `#${id} .js-plotly-plot`).join(", ");
+
+  // Projector mode: Explore's large heatmap as tall as the screen allows, token labels
   // big enough to read from the back of the room (at most one label per cell height).
   // Back in normal mode, the sizes the server sent, but no taller than a narrow column
   // (a phone) can use: the square heatmap is as wide as the column allows, and a taller
   // figure only stretched the colour bar over empty space. A figure from the server comes
   // with a new layout object (Plotly.react); relayout edits the one it has.
-  function sizeLargeHead(gd) {
+  function sizeSquareHead(gd) {
     if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
     const lay = gd.layout;
     if (gd.__aeLayout !== lay) {
@@ -136,7 +142,7 @@
         y: lay.yaxis?.tickfont?.size ?? null };
     }
     let want = gd.__aeSent;
-    if (projector()) {
+    if (projector() && gd.closest("#head-large")) {
       const tokens = (lay.yaxis && lay.yaxis.ticktext) || [];
       // from its top (below the one-row tab bar) to the bottom of the screen
       const top = gd.getBoundingClientRect().top + window.scrollY;
@@ -241,9 +247,9 @@
   // A new figure from the server (Plotly.react replaces gd.data): keep the chosen word.
   function onFigure(gd) {
     nameFigure(gd);
-    const block = gd.closest("#head-view, #head-large");
+    const block = gd.closest(["head-view", ...SQUARE_HEADS].map((id) => "#" + id).join(","));
     if (!block) return;
-    if (block.id === "head-large") { sizeLargeHead(gd); return; }
+    if (block.id !== "head-view") { sizeSquareHead(gd); return; }
     hookHeadView(gd);
     const fresh = gd.data && gd.data.length && !gd.data.some((tr) => tr.__aeAll);
     if (fresh && gd.__aeQuery != null) {

@@ -159,6 +159,13 @@ def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
         wait_for_plot(page, LARGE_PLOT)
         assert page.locator("#head-large .modebar-container").evaluate(
             "e => getComputedStyle(e).display") == "none"
+        # one head's square heatmap is no taller than its narrow column is wide: a taller
+        # one stretched its colour bar over empty space (static/page.js)
+        fits = """(sel) => { const g = document.querySelector(sel + ' .js-plotly-plot');
+            return !!(g && g.layout && g.layout.height && g.layout.height <= g.clientWidth); }"""
+        page.wait_for_function(fits, arg="#head-large", timeout=10000)
+        click_tab(page, "Compare")
+        page.wait_for_function(fits, arg="#cmp-left", timeout=30000)
         # a view opens from its tab
         click_tab(page, "Take it home")
         page.locator("#export-head").wait_for()
