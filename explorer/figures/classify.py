@@ -59,21 +59,28 @@ def _number(value: float, fmt: str) -> str:
     return zero if text.lstrip("+-") == zero.lstrip("+-") else text
 
 
-KEY_PX = 38  # room for the two lines of the colour key
+KEY_LINE_PX = 16  # one line of the colour key
 
 
-def colour_key(rows: Sequence[StripRow], theme: str = "light") -> str:
-    """The strip's colour key as Plotly rich text (our own fixed text, no user text)."""
+def colour_key_lines(rows: Sequence[StripRow], theme: str = "light") -> list[str]:
+    """The strip's colour key as lines of Plotly rich text (our own fixed text, no user
+    text). Short lines: Plotly does not wrap annotations, and a phone's strip is ~330 px."""
     th = get_theme(theme)
     lines = []
     if any(r.kind == "signed" for r in rows):
-        lines.append(f'<span style="color:{FOR}">■</span> blue: for the answer   '
-                     f'<span style="color:{AGAINST}">■</span> orange: against it   '
-                     f"pale: hardly either way")
+        lines += [f'<span style="color:{FOR}">■</span> blue: for the answer   '
+                  f'<span style="color:{AGAINST}">■</span> orange: against it',
+                  "pale: hardly either way"]
     if any(r.kind == "weight" for r in rows):
-        lines.append(f'<span style="color:{COLORSCALE[0][1]}">■</span> dark purple: little '
-                     'attention … yellow: much (each row scaled to its own largest value)')
-    return f'<span style="color:{th.font}">' + "<br>".join(lines) + "</span>"
+        lines += [f'<span style="color:{COLORSCALE[0][1]}">■</span> dark purple: little '
+                  "attention … yellow: much",
+                  "(each row scaled to its own largest value)"]
+    return [f'<span style="color:{th.font}">{line}</span>' for line in lines]
+
+
+def colour_key(rows: Sequence[StripRow], theme: str = "light") -> str:
+    """The colour key as one annotation's text."""
+    return "<br>".join(colour_key_lines(rows, theme))
 
 
 def evidence_strip(tokens: Sequence[str], rows: Sequence[StripRow], *, title: str = "",
@@ -101,9 +108,14 @@ def evidence_strip(tokens: Sequence[str], rows: Sequence[StripRow], *, title: st
             trace.update(texttemplate="%{text}", textfont={"size": 9})
         data.append(trace)
     layout = base_layout(th)
-    top = (30 if title else 8) + KEY_PX
+    key_px = KEY_LINE_PX * len(colour_key_lines(rows, theme)) + 6
+    # The key starts over the row names, not at the squares: from the figure's left edge
+    # (the names are our fixed text: at least 6 px a character at 11 px, plus the margin).
+    names_px = 8 + 6 * max((len(part) for r in rows for part in r.label.split("<br>")),
+                           default=0)
+    top = (30 if title else 8) + key_px
     layout.update(
-        height=110 + KEY_PX + 52 * len(rows),
+        height=110 + key_px + 52 * len(rows),
         xaxis={"tickmode": "array", "tickvals": list(range(n_tok)),
                "ticktext": axis_labels(tokens), "showticklabels": n_tok <= TICK_LIMIT,
                "showgrid": False, "zeroline": False, "ticks": "", "automargin": True,
@@ -117,11 +129,11 @@ def evidence_strip(tokens: Sequence[str], rows: Sequence[StripRow], *, title: st
     )
     layout["annotations"] = [{
         "text": colour_key(rows, theme), "xref": "paper", "yref": "paper", "x": 0, "y": 1,
-        "xanchor": "left", "yanchor": "bottom", "yshift": 4, "align": "left",
-        "showarrow": False, "font": {"size": 11}}]
+        "xanchor": "left", "yanchor": "bottom", "yshift": 4, "xshift": -names_px,
+        "align": "left", "showarrow": False, "font": {"size": 11}}]
     if title:
         layout["annotations"].append({
             "text": safe_text(title), "xref": "paper", "yref": "paper", "x": 0, "y": 1,
-            "xanchor": "left", "yanchor": "bottom", "yshift": KEY_PX + 6, "showarrow": False,
-            "font": {"size": 14}})
+            "xanchor": "left", "yanchor": "bottom", "yshift": key_px + 6,
+            "xshift": -names_px, "showarrow": False, "font": {"size": 14}})
     return go.Figure({"data": data, "layout": layout}, _validate=False)
