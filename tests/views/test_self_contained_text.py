@@ -3,6 +3,8 @@ the Classify strip has a colour key; the Classify status counts tokens with plur
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -53,6 +55,9 @@ def test_the_evidence_strip_has_a_colour_key():
     # the key sits above the rows, below the title: the margin grew for it
     plain = evidence_strip(["a", " b"], rows)
     assert plain.layout.margin.t >= 38 and fig.layout.margin.t > plain.layout.margin.t
+    # short lines, so a phone's ~330 px strip shows all of each (Plotly does not wrap)
+    shown = [re.sub(r"<[^>]+>", "", line) for line in key.split("<br>")]
+    assert len(shown) == 4 and max(len(line) for line in shown) <= 48, shown
 
 
 def test_classify_status_says_1_token_not_1_tokens():
