@@ -48,6 +48,7 @@ from explorer.training.baseline import Bigram, fit_bigram, masked_log_prob
 from explorer.training.counting import find_subsequence, occurs_in, token_at, wilson
 from explorer.training.data import IGNORE_INDEX, Dataset, build_dataset, random_batches
 from explorer.training.head_scores import (
+    LIST_N_EVAL,
     THRESHOLDS,
     _grid,
     _r,
@@ -326,7 +327,7 @@ def evaluate_model(name: str, directory: Path = CHECKPOINT_DIR,
         "induction": {"random_repeat": induction_random(model, tok, words),
                       "name_probes": induction_names(model, tok)},
         "agreement": agreement(model, tok, train_bytes) if cfg.causal else None,
-        "list_continuation": list_continuation(model, tok) if cfg.causal else None,
+        "list_continuation": lists_with_interval(model, tok) if cfg.causal else None,
         "pronoun": None if cfg.causal else pronoun(model, tok, train_bytes),
         "snapshots": emergence(name, card, directory, ds.val, words, tok),
     }
@@ -334,8 +335,17 @@ def evaluate_model(name: str, directory: Path = CHECKPOINT_DIR,
         best = {"previous_token": result["previous_token"]["best"],
                 "induction": result["induction"]["random_repeat"]["best"]}
         result["switched_off"] = switch_off_check(
-            model, tok, words, {k: (v["layer"], v["head"]) for k, v in best.items()})
+            model, tok, words, {k: (v["layer"], v["head"]) for k, v in best.items()},
+            n_lists=LIST_N_EVAL)
     return result
+
+
+def lists_with_interval(model: Transformer, tok: Tokenizer) -> dict:
+    """The list check on ``LIST_N_EVAL`` lists, each share with its 95 % interval."""
+    out = list_continuation(model, tok, n=LIST_N_EVAL)
+    for r in (out, out["comma"]):
+        r["ci95"] = list(wilson(r["continued"], r["lists"]))
+    return out
 
 
 def emergence(name: str, card: dict, directory: Path, val: np.ndarray,

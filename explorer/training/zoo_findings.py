@@ -72,19 +72,31 @@ def emerged_section(evals: dict[str, dict | None]) -> list[str]:
             f"≥ {t} on the token after the earlier occurrence, and the loss on the repeat is "
             f"≥ {g} nat lower than without a copy). Emerged: {_listing([ind(n) for n in yes])}. "
             f"Did not: {_listing([ind(n) for n in no])}.", ""]
-    off = [f"`{n}` (copy gain {r['induction']['random_repeat']['copy_gain_nats']:.2f} → "
-           f"{r['switched_off']['induction']['copy_gain_nats']:.2f}, lists "
-           f"{lists_cell(r)} → {round(r['switched_off']['induction']['list_continuation'] * 12)}"
-           "/12)" for n, r in done.items()
+    def switched(r: dict) -> str:
+        n_lists = r["list_continuation"]["lists"]
+        after = round(r["switched_off"]["induction"]["list_continuation"] * n_lists)
+        return (f"copy gain {r['induction']['random_repeat']['copy_gain_nats']:.2f} → "
+                f"{r['switched_off']['induction']['copy_gain_nats']:.2f}, lists "
+                f"{lists_cell(r)} → {after}/{n_lists}")
+
+    off = [f"`{n}` ({switched(r)})" for n, r in done.items()
            if r.get("switched_off") and r["induction"]["random_repeat"]["emerged"]]
     if off:
         out += ["**Switching the induction head off** (the best one alone) where one emerged: "
                 f"{_listing(off)}.", ""]
-    lists = [f"`{n}` ({lists_cell(r)})" for n, r in done.items() if r.get("list_continuation")]
+    def interval(r: dict) -> str:
+        lo, hi = r["list_continuation"].get("ci95") or (None, None)
+        return f", {lo:.2f}-{hi:.2f}" if lo is not None else ""
+
+    lists = [f"`{n}` ({lists_cell(r)}{interval(r)})" for n, r in done.items()
+             if r.get("list_continuation")]
     if lists:
-        out += ["**Continuing a repeated list** (12 lists of 8 everyday words, not the "
-                "training probes' words or frame, said once and then again up to the sixth "
-                "word: is the top guess the seventh?): " + _listing(lists) + ".", ""]
+        n_lists = {r["list_continuation"]["lists"] for r in done.values()
+                   if r.get("list_continuation")}
+        out += [f"**Continuing a repeated list** ({' or '.join(map(str, sorted(n_lists)))} "
+                "lists of 8 everyday words, not the training probes' words or frame, said "
+                "once and then again up to the sixth word: is the top guess the seventh? With "
+                "its 95 % interval): " + _listing(lists) + ".", ""]
     nxt = [f"`{n}` ({head_cell(r['next_token']['best'])}"
            + (", emerged" if r["next_token"]["emerged"] else ", below 0.5") + ")"
            for n, r in done.items() if r.get("next_token")]

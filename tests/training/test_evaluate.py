@@ -100,6 +100,21 @@ def test_untrained_model_metrics_are_in_range():
     assert abs(losses.mean().item() - math.log(61)) < 0.5  # about uniform guessing
 
 
+def test_the_evaluations_list_check_extends_the_training_curves_one(tok):
+    """The 12 quick lists of the training curves are the first 12 of the evaluation's 192,
+    and the evaluation reports each share with its interval."""
+    assert hs.everyday_lists(tok, n=hs.LIST_N_EVAL)[:hs.LIST_N] == hs.everyday_lists(tok)
+    from explorer.models.checkpoint import load_model
+
+    model = load_model(CHECKPOINT_DIR / "causal-h4-rotary.safetensors")
+    r = ev.lists_with_interval(model, tok)
+    assert r["lists"] == r["comma"]["lists"] == hs.LIST_N_EVAL
+    assert len(r["guesses"]) == hs.LIST_N  # (the file stays small)
+    for part in (r, r["comma"]):
+        lo, hi = part["ci95"]
+        assert lo <= part["continued"] / part["lists"] <= hi and hi - lo < 0.16
+
+
 def test_wilson_interval():
     lo, hi = ev.wilson(50, 100)
     assert (lo, hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
