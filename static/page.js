@@ -80,9 +80,14 @@
 
   let drawerFitted = false;
   function fitDrawer() {
+    const wasDrawer = root.classList.contains("ae-drawer");
     root.classList.toggle("ae-drawer", PHONE.matches && !projector());
     const b = drawerButton();
     if (!b) return;
+    // From a phone's drawer back to a column at the side (a wider window, a turned tablet,
+    // Big screen): the column is open again. A closed drawer left the knobs folded away
+    // on a laptop; tests saw it after a full-page screenshot briefly changed the window.
+    if (wasDrawer && !root.classList.contains("ae-drawer")) openDrawer(true);
     b.setAttribute("aria-controls", "controls");
     b.setAttribute("aria-expanded", String(!!drawerOpen()));
     if (!drawerFitted) {

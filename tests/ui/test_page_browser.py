@@ -173,6 +173,26 @@ def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
         page.close()
 
 
+def test_the_knobs_column_is_open_again_after_a_narrow_window(browser, app_url):  # noqa: F811
+    """Narrowed to a phone the knobs fold into a closed drawer; widened again they are the
+    open column at the side (they stayed folded away, seen as flaky tests)."""
+    page = open_page(browser, app_url, **LAPTOP)
+    try:
+        knob = page.locator("#mask").get_by_text("as trained", exact=True)
+        assert knob.is_visible()
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("() => document.documentElement.classList.contains('ae-drawer')"
+                               " && !document.querySelector('#controls .label-wrap')"
+                               ".classList.contains('open')", timeout=10000)
+        page.set_viewport_size({"width": 1366, "height": 900})
+        page.wait_for_function("() => !document.documentElement.classList.contains("
+                               "'ae-drawer')", timeout=10000)
+        knob.wait_for(state="visible", timeout=10000)
+        knob.click()
+    finally:
+        page.close()
+
+
 def test_keyboard_reaches_the_views_in_two_presses_with_a_visible_ring(browser, app_url):  # noqa: F811
     page = open_page(browser, app_url, **LAPTOP)
     try:

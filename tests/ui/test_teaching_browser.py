@@ -111,7 +111,7 @@ def test_teaching_tabs_at_laptop_and_phone_width(chromium, teaching_url):
     screenshot(page, "lesson4-laptop")
 
     page.set_viewport_size({"width": 390, "height": 844})
-    for label, key in TABS:
+    for label, key in TABS:  # (this app's bar hides some tabs behind "More tabs")
         page.evaluate("() => window.scrollTo(0, 0)")
         assert open_tab(page, label, key, MINIMUM[key]) >= MINIMUM[key], key
         scroll = page.evaluate("() => document.documentElement.scrollWidth")
