@@ -23,10 +23,12 @@ def free_port() -> int:
 def local_client(url: str):
     """A gradio Client for our plain-HTTP 127.0.0.1 server. ``ssl_verify=False`` only skips
     loading the CA bundle that httpx otherwise parses on *every* request (~70 ms of CPU
-    each on this box, most of a request's cost); no TLS is involved on http://."""
+    each on this box, most of a request's cost); no TLS is involved on http://.
+    httpx's 5 s default is too short for a queue join on a loaded 2-core box while 16
+    handlers run (a ReadTimeout was seen there); the tests' own deadlines bound the wait."""
     from gradio_client import Client
 
-    return Client(url, verbose=False, ssl_verify=False)
+    return Client(url, verbose=False, ssl_verify=False, httpx_kwargs={"timeout": 60})
 
 
 @contextlib.contextmanager
