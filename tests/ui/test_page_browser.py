@@ -164,6 +164,10 @@ def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
         fits = """(sel) => { const g = document.querySelector(sel + ' .js-plotly-plot');
             return !!(g && g.layout && g.layout.height && g.layout.height <= g.clientWidth); }"""
         page.wait_for_function(fits, arg="#head-large", timeout=10000)
+        # the per-head table's words wrap: every column is on the screen, none scrolled away
+        page.locator("#head-table table").wait_for()
+        table = page.locator("#head-table table").bounding_box()
+        assert table["x"] >= 0 and table["x"] + table["width"] <= 390, table
         click_tab(page, "Compare")
         page.wait_for_function(fits, arg="#cmp-left", timeout=30000)
         # a view opens from its tab
