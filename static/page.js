@@ -169,6 +169,23 @@
       "yaxis.tickfont.size": want.y });
   }
 
+  // Every head of every layer as Plotly subplots (Ablate, Classify, Through training, the
+  // encoder-decoder: explorer/figures/attention.py sets layout.grid): its height is sent
+  // for a laptop's width, so in a narrow column (a phone) each panel became a tall strip,
+  // 55 px wide and 140 px high. Shortened until each panel is no taller than it is wide;
+  // never taller than sent. A relayout redraws, and the next pass finds nothing to do.
+  function fitGrid(gd) {
+    const lay = gd.layout, full = gd._fullLayout;
+    if (!window.Plotly || !lay || !lay.grid || !full || !full._size) return;
+    if (gd.__aeGridLayout !== lay) { gd.__aeGridLayout = lay; gd.__aeGridSent = lay.height; }
+    const sent = gd.__aeGridSent, wide = full.xaxis?._length, high = full.yaxis?._length;
+    if (!sent || !lay.height || !wide || !high) return;
+    // the panels' heights are fixed shares of the plotting area, so they scale with it
+    const plot = full._size.h;
+    const want = Math.min(sent, Math.round(lay.height - plot + plot * wide / high));
+    if (Math.abs(want - lay.height) >= 4) Plotly.relayout(gd, { height: want });
+  }
+
   // The head view: tap or click a word on the left (a query) to keep only its lines;
   // the same word again, or a tap on the background, shows every line again.
   function focusHeadView(gd, query) {
@@ -252,6 +269,7 @@
   // A new figure from the server (Plotly.react replaces gd.data): keep the chosen word.
   function onFigure(gd) {
     nameFigure(gd);
+    fitGrid(gd);
     const block = gd.closest(["head-view", ...SQUARE_HEADS].map((id) => "#" + id).join(","));
     if (!block) return;
     if (block.id !== "head-view") { sizeSquareHead(gd); return; }

@@ -170,6 +170,13 @@ def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
         assert table["x"] >= 0 and table["x"] + table["width"] <= 390, table
         click_tab(page, "Compare")
         page.wait_for_function(fits, arg="#cmp-left", timeout=30000)
+        # every head as Plotly subplots: square panels, not the tall strips a laptop's
+        # height gave them in a phone's column (static/page.js fitGrid)
+        click_tab(page, "Ablate")
+        page.wait_for_function("""() => { const g = document.querySelector(
+            '#ablate-grid .js-plotly-plot'), f = g && g._fullLayout;
+            return !!(f && f.xaxis && f.xaxis._length > 20
+                      && f.yaxis._length <= 1.05 * f.xaxis._length); }""", timeout=30000)
         # a view opens from its tab
         click_tab(page, "Take it home")
         page.locator("#export-head").wait_for()
