@@ -17,8 +17,8 @@ FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 SHUFFLE_INTRO = """#### The shuffle test
 Your words are shuffled (whole words, so every token stays the same) and the model reads
-both orders. For this test the **causal mask is off** (`AttentionSettings(causal=False)`):
-with the mask on, the triangle itself tells each word how many came before it. Then the
+both orders. For this test the **causal mask is off** (every word sees every word): with
+the mask on, the triangle itself tells each word how many came before it. Then the
 shuffled attention is put back into your order and compared. With **no positional
 encoding** the attention just moves with the words — the difference is zero up to rounding.
 With any encoding the model knows where each word is, so the attention really changes.

@@ -238,7 +238,7 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     elif rows:
         preds = predictions_bar([(text, p) for text, p, _ in rows], theme=theme,
                                         name="all heads on",
-                                        title="Guesses (switch heads off to compare)")
+                                        title="Guesses, all heads on")  # short: a phone
     change = None
     if heads_off:
         change = compare_figures.head_difference_grid(
