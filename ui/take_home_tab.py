@@ -36,12 +36,17 @@ view you had open before this one; its QR code lets a class open it with a phone
 
 # Client-side picture download through Plotly.js (Gradio's plot component sets
 # window.Plotly once a plot is drawn). Selectors and formats are constants; the file
-# name is built from the layer and head numbers only.
+# name is built from the layer and head numbers only. The picture is at least
+# EXPORT_WIDTH px wide, its height scaled alike: drawn at a phone's width, the caption
+# (model, experiment, sentence) was cut at the edge and the squares were small.
+EXPORT_WIDTH = 960
 _DOWNLOAD = """(layer, head) => {{
   const gd = document.querySelector('#{elem} .js-plotly-plot');
   if (!gd || !window.Plotly || !gd._fullLayout) return;
   const name = {name};
-  window.Plotly.downloadImage(gd, {{format: '{fmt}', filename: name, scale: {scale}}});
+  const w = gd._fullLayout.width, h = gd._fullLayout.height, wide = Math.max(w, {width});
+  window.Plotly.downloadImage(gd, {{format: '{fmt}', filename: name, scale: {scale},
+    width: wide, height: Math.round(h * wide / w)}});
 }}"""
 HEAD_NAME = "'attention-L' + Number(layer) + 'H' + Number(head)"
 GRID_NAME = "'attention-all-heads'"
@@ -208,7 +213,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                                     (head_svg, "export-head", "svg", HEAD_NAME),
                                     (grid_png, "export-grid", "png", GRID_NAME),
                                     (grid_svg, "export-grid", "svg", GRID_NAME)):
-        js = _DOWNLOAD.format(elem=elem, fmt=fmt, name=name, scale=2 if fmt == "png" else 1)
+        js = _DOWNLOAD.format(elem=elem, fmt=fmt, name=name, scale=2 if fmt == "png" else 1,
+                              width=EXPORT_WIDTH)
         button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
 
     def api(text, *values):  # the same view for given values, whichever tab is open

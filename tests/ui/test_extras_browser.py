@@ -25,6 +25,7 @@ from tests.server import (  # noqa: F401  (browser: a fixture)
     serve,
     tabs_page,
 )
+from ui.take_home_tab import EXPORT_WIDTH
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -237,5 +238,12 @@ def test_phone_width_each_tab_fits_and_screenshots(chromium, extras_url):
             scroll = page.evaluate("() => document.documentElement.scrollWidth")
             assert scroll <= 390 + 2, f"{key}: {scroll}px wide on a 390px phone"
             screenshot(page, f"extras-{key}-phone.png")
+        # a picture saved on a phone is drawn at a laptop's width, so its caption (model,
+        # experiment, sentence) is not cut at the phone's edge
+        with page.expect_download(timeout=WAIT) as info:
+            page.locator("#export-head-png").click()
+        png = Path(info.value.path()).read_bytes()
+        width = int.from_bytes(png[16:20], "big")  # the PNG header's width, at scale 2
+        assert width >= 2 * EXPORT_WIDTH, width
     finally:
         context.close()
