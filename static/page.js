@@ -129,7 +129,7 @@
   // One head's square heatmap in each of these: in a narrow column they get no taller
   // than the column is wide (below); only Explore's large head grows in projector mode.
   const SQUARE_HEADS = ["head-large", "cmp-left", "cmp-right", "cmp-diff", "training-head",
-    "pe-shuffle-original", "pe-shuffle-shuffled", "pe-shuffle-difference"];
+    "pe-shuffle-original", "pe-shuffle-shuffled", "pe-shuffle-difference", "export-head"];
   const squarePlots = () => SQUARE_HEADS.map((id) => `#${id} .js-plotly-plot`).join(", ");
 
   // Projector mode: Explore's large heatmap as tall as the screen allows, token labels

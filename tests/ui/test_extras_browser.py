@@ -238,6 +238,10 @@ def test_phone_width_each_tab_fits_and_screenshots(chromium, extras_url):
             scroll = page.evaluate("() => document.documentElement.scrollWidth")
             assert scroll <= 390 + 2, f"{key}: {scroll}px wide on a 390px phone"
             screenshot(page, f"extras-{key}-phone.png")
+        # the picked head is no taller than the phone's column is wide (static/page.js)
+        page.wait_for_function("""() => { const g = document.querySelector(
+            '#export-head .js-plotly-plot');
+            return !!(g && g.layout && g.layout.height <= g.clientWidth); }""", timeout=WAIT)
         # a picture saved on a phone is drawn at a laptop's width, so its caption (model,
         # experiment, sentence) is not cut at the phone's edge
         with page.expect_download(timeout=WAIT) as info:
