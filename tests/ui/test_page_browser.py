@@ -58,6 +58,16 @@ def test_projector_mode_shows_a_labelled_heatmap_first(browser, app_url):  # noq
             assert 0 <= top and bottom <= 480, (text, top, bottom)  # on the first screen
         # the sentence stays on screen beside it, for the class to read
         assert page.locator("#sentence textarea").bounding_box()["y"] < 480
+        # every view is one click away: each tab inside the screen, none scrolled out of
+        # sight past the bar's edge (one sideways-scrolled row hid nine of thirteen)
+        tabs = page.evaluate(
+            """() => [...document.querySelectorAll('#tabs [role=tab]')].map(t => {
+                 const r = t.getBoundingClientRect();
+                 return [t.innerText.trim(), r.left, r.right, r.top, r.bottom]; })""")
+        assert len(tabs) >= 12
+        for name, left, right, top, bottom in tabs:
+            assert 0 <= left and right <= 853 and 0 <= top and bottom <= 200, (name, left,
+                                                                                right, top)
     finally:
         page.close()
 
