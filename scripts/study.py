@@ -109,6 +109,9 @@ def row(name: str, card: dict) -> str:
     recipe = (f"{t.get('repeat_share', 0):.0%} {t.get('repeat_kind', '-')}, "
               f"{t.get('repeat_min', '-')}-{t.get('repeat_max', '-')} tokens"
               + (f", up to {t['repeat_gap']} between" if t.get("repeat_gap") else "")
+              + (", drawn from any token"
+                 if t.get("repeat_top", 2000) >= card.get("config", {}).get("vocab_size", 4096)
+                 else f", drawn from the top {t.get('repeat_top', 2000):,}")
               if t.get("repeat_share") else "plain text")
     return (f"| {name} | {recipe} | {card['tokens_seen'] / 1e6:.1f}M | "
             f"{final.get('previous_token', {}).get('score', float('nan')):.2f} | "

@@ -40,13 +40,14 @@ from explorer.views.controls import (
     SCALE_CHOICES,
     TEMPERATURE_RANGE,
 )
+from explorer.views.guided import REPEAT
 from explorer.views.share import HEAD_MAX
 
 EXAMPLES = [
     "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to",
     # every head the default model is named for at once: the previous-word diagonal, the
     # copying stripe on the repeat, and the guess continuing the list (explorer.views.guided)
-    "spoon lamp sock bread egg coat fork shoe. spoon lamp sock bread egg",
+    REPEAT,
     "The dog that the boys liked was happy. The dogs that the boy liked",
     "The animal didn't cross the street because it was too tired.",
     "The animal didn't cross the street because it was too wide.",

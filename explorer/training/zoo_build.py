@@ -111,7 +111,8 @@ def is_current(name: str, tokens: str, directory: Path = CHECKPOINT_DIR) -> bool
         return False
     want = {"tokens": int(tokens), "batch_size": int(RECIPE["--batch-size"]),
             "repeat_share": float(RECIPE["--repeat-share"]),
-            "repeat_kind": RECIPE["--repeat-kind"]}
+            "repeat_kind": RECIPE["--repeat-kind"],
+            "repeat_top": int(RECIPE["--repeat-top"])}
     return all(t.get(k) == v for k, v in want.items())
 
 

@@ -17,6 +17,9 @@ SIZE = {"--d-model": "128", "--layers": "4", "--d-ff": "512", "--ctx": "128"}
 # card's command rebuilds its model even if the trainer's defaults change later.
 RECIPE = {"--batch-size": "8", "--lr": "0.002", "--repeat-share": "0.25",
           "--repeat-kind": "frequent", "--repeat-min": "8", "--repeat-max": "32",
+          # the span pool is every token the tokenizer has (4096): a pool of the 2,000 most
+          # frequent left a model unable to copy any rarer word (study variant F)
+          "--repeat-top": "4096",
           "--precision": "fp32", "--track-every": "500"}
 BUDGET = "12000000"  # tokens per model: the common budget, so a comparison isolates one knob
 DEFAULT_SNAPSHOTS = 10  # only the default model gets "watch attention emerge" snapshots

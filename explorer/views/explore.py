@@ -235,9 +235,18 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
         return "", []
     found = clear_heads(zoo.evals.get(name))
     text = summary(name, found, name in zoo.evals)
-    if not zoo.cards.get(name, {}).get("training", {}).get("repeat_share"):
+    card = zoo.cards.get(name, {})
+    training = card.get("training", {})
+    if not training.get("repeat_share"):
         text += (" ⚠️ This model is still from the first zoo (2M tokens of plain text), not yet "
                  "retrained with the recipe that grows named heads (`python -m "
+                 "explorer.training.zoo_build`).")
+    elif training.get("repeat_top", 2000) < card.get("config", {}).get("vocab_size", 4096):
+        # recipe A: its copying never learned the rarer words (checkpoints/study/)
+        text += (" ⚠️ Trained with the earlier recipe, whose repeated spans used only the "
+                 f"{training.get('repeat_top', 2000):,} most frequent tokens: it cannot copy "
+                 "rarer words (sock, shoe, jacket), and comparing it with the default model "
+                 "changes the recipe too. Not yet retrained (`python -m "
                  "explorer.training.zoo_build`).")
     return text, [h.label for h in found]
 

@@ -18,7 +18,12 @@ from explorer.models.zoo import DEFAULT_NAME, Zoo
 
 # Sentences of the path (the model knows the simple English of children's stories).
 STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to"
-REPEAT = "spoon lamp sock bread egg coat fork shoe. spoon lamp sock bread egg"
+# A list said in a short story frame, then again up to its sixth word: the default model's
+# top guess is the seventh ("coat"). The frame is not the evaluation's ("Mom wrote a list:
+# ... Then she read it again:"); a bare list with no frame is continued less often (77 of
+# 96 lists against 85-90 in a frame: `python -m scripts.list_misses --frames`).
+REPEAT = ("Mia made a list: spoon lamp sock bread egg coat fork shoe. "
+          "She read it again: spoon lamp sock bread egg")
 ORDER = "The dog chased the cat into the garden."
 
 
@@ -93,7 +98,10 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Will the guess still say the next word of the list?",
              "No: without the induction head the model loses the copy and falls back on a "
              "plausible word. The ranking table shows how much the loss rises without each "
-             "head: on a repeated list the induction head is at the top.", "ablate",
+             "head: on a repeated list the top two are the induction head and the "
+             "previous-word head of step 1. Copying takes both: one writes into each word "
+             "which word came before it, the other finds the word that followed it last "
+             "time.", "ablate",
              {"text": REPEAT}),
         Step("4 · Turn the mask off",
              "The *causal mask* stops each word from looking at later words. Set **Causal "

@@ -79,3 +79,18 @@ def test_a_model_from_the_first_zoo_says_so(resources):
     for name in old[:1]:  # (none once the whole zoo is retrained)
         heads, pos = name.split("-")[1][1:], name.split("-")[2]
         assert "first zoo" in clear_heads_view(zoo, "next word (causal)", int(heads), pos)[0]
+
+
+def test_a_model_from_the_earlier_recipe_says_so(resources):
+    """Recipe A drew the repeated spans from the 2,000 commonest tokens only: such a model
+    says so, the default model (any token) does not."""
+    tok, zoo = resources
+    earlier = [n for n, c in zoo.cards.items() if n.startswith("causal")
+               and c.get("training", {}).get("repeat_share")
+               and c["training"].get("repeat_top", 2000) < 4096]
+    text, _ = clear_heads_view(zoo, "next word (causal)", 4, "rotary")
+    assert "earlier recipe" not in text
+    for name in earlier[:1]:  # (none once the whole zoo is retrained)
+        heads, pos = name.split("-")[1][1:], name.split("-")[2]
+        assert "earlier recipe" in clear_heads_view(zoo, "next word (causal)", int(heads),
+                                                    pos)[0]

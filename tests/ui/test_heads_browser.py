@@ -1,6 +1,9 @@
 """The named heads in a real Chromium: the "clear heads in this model" pointer opens a head
 large, and the guided path's step links and "Set up this step" drive the page."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from explorer.views.guided import REPEAT
@@ -13,6 +16,13 @@ def page(browser, app_url):  # noqa: F811
     page = context.new_page()
     yield page
     context.close()
+
+
+def induction_head() -> tuple[int, int]:
+    """The shipped default model's induction head, as its evaluation found it."""
+    path = Path(__file__).resolve().parents[2] / "checkpoints/eval/causal-h4-rotary.json"
+    best = json.loads(path.read_text())["induction"]["random_repeat"]["best"]
+    return best["layer"], best["head"]
 
 
 def slider(page, elem_id: str) -> str:
@@ -29,12 +39,13 @@ def test_the_pointer_opens_the_induction_head_and_the_table_names_it(page, app_u
     box = page.locator("#sentence textarea")
     box.fill(REPEAT)
     box.dispatch_event("input")
+    layer, head = induction_head()
     pointer.get_by_text("induction").click()
     page.wait_for_function("() => document.querySelector('#layer input[type=number]')"
-                           ".value === '3'", timeout=15000)
-    assert slider(page, "head") == "1"
+                           f".value === '{layer}'", timeout=15000)
+    assert slider(page, "head") == str(head)
     table = page.locator("#head-table")
-    table.get_by_text("L3 H1 — induction").wait_for(timeout=20000)
+    table.get_by_text(f"L{layer} H{head} — induction").wait_for(timeout=20000)
     assert "Named heads on this sentence" in table.inner_text()
 
 
@@ -52,5 +63,8 @@ def test_a_step_link_opens_its_step_and_set_up_drives_the_page(page, app_url):  
                            arg=REPEAT, timeout=15000)
     page.wait_for_function("() => document.querySelector('#layer input[type=number]')"
                            ".value === '3'", timeout=15000)
-    page.locator("#status").get_by_text("15 tokens").wait_for(timeout=20000)
+    from explorer.models.tokenizer import Tokenizer
+    n = len(Tokenizer.load(Path(__file__).resolve().parents[2] / "checkpoints/tokenizer.json")
+            .encode(REPEAT))
+    page.locator("#status").get_by_text(f"{n} tokens").wait_for(timeout=20000)
     assert page.locator("#grid canvas").is_visible()  # Explore opened for the step
