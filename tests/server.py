@@ -103,7 +103,9 @@ def click_tab(page, label: str, tries: int = 3) -> None:
         f"() => !document.querySelector('#grid') || ({GRID_DRAWN})()", timeout=30000)
     tab = page.get_by_role("tab", name=label, exact=True)
     try:  # the app's bar wraps (as do the test pages'): every tab is on it
-        tab.wait_for(state="visible", timeout=5000)
+        # (20 s: on a loaded machine a wrapping bar took over 5 s to show a tab, and the
+        # fallback below then waited for a menu this bar never has)
+        tab.wait_for(state="visible", timeout=20000)
         tab.click()
         return
     except Exception:  # noqa: BLE001  (a bar with Gradio's "More tabs" menu)
