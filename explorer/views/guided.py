@@ -136,5 +136,5 @@ def steps(evaluation: dict | None) -> list[Step]:
              "copy curves (dotted: this list said twice; dash-dot: the built-in list) "
              "jump from near zero to most of the head's attention between two snapshots.",
              "training",
-             {"text": REPEAT}),
+             {"text": REPEAT, **at_ind}),  # the large head: the copying one, to watch appear
     ]

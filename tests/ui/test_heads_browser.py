@@ -33,7 +33,7 @@ def test_the_pointer_opens_the_induction_head_and_the_table_names_it(page, app_u
     from app import build_app  # noqa: F401  (the shipped zoo, as the server loads it)
 
     page.goto(app_url)
-    page.wait_for_function(GRID_DRAWN, timeout=30000)
+    page.wait_for_function(GRID_DRAWN, timeout=60000)  # (a cold server, two trainings)
     pointer = page.locator("#clear-heads")
     pointer.get_by_text("induction").wait_for(timeout=15000)
     box = page.locator("#sentence textarea")
