@@ -30,6 +30,7 @@ from explorer.training import head_scores as hs
 from explorer.training.data import build_dataset
 from explorer.training.repeats import RepeatRecipe, span_pool
 from explorer.training.train import DEFAULT_CORPUS
+from explorer.training.zoo_plan import RECIPE_A_POOL
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAMES = {  # the list, then its first six words again: is the top guess the seventh?
@@ -62,7 +63,7 @@ def main() -> None:
     p.add_argument("checkpoint", nargs="?", type=Path,
                    default=ROOT / "checkpoints" / "causal-h4-rotary.safetensors")
     p.add_argument("--top", type=int, default=None,
-                   help="span pool size (default: the card's repeat_top, else 2000)")
+                   help="span pool size (default: the card's repeat_top, else recipe A's 2000)")
     p.add_argument("--frames", action="store_true", help="compare list frames instead")
     args = p.parse_args()
     torch.set_num_threads(1)
@@ -73,7 +74,7 @@ def main() -> None:
 
     card_path = args.checkpoint.with_suffix(".json")
     card = json.loads(card_path.read_text()) if card_path.is_file() else {}
-    top = args.top or card.get("training", {}).get("repeat_top") or 2000
+    top = args.top or card.get("training", {}).get("repeat_top") or RECIPE_A_POOL
     tok = Tokenizer.load(ROOT / "checkpoints" / "tokenizer.json")
     model = load_model(args.checkpoint).eval()
     stream = build_dataset(DEFAULT_CORPUS, tok).train

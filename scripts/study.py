@@ -15,6 +15,8 @@ import json
 from html import escape
 from pathlib import Path
 
+from explorer.training.zoo_plan import span_pool
+
 ROOT = Path(__file__).resolve().parents[1]
 STUDY = ROOT / "checkpoints" / "study"
 # Okabe-Ito: told apart with the common colour-vision deficiencies
@@ -109,9 +111,8 @@ def row(name: str, card: dict) -> str:
     recipe = (f"{t.get('repeat_share', 0):.0%} {t.get('repeat_kind', '-')}, "
               f"{t.get('repeat_min', '-')}-{t.get('repeat_max', '-')} tokens"
               + (f", up to {t['repeat_gap']} between" if t.get("repeat_gap") else "")
-              + (", drawn from any token"
-                 if t.get("repeat_top", 2000) >= card.get("config", {}).get("vocab_size", 4096)
-                 else f", drawn from the top {t.get('repeat_top', 2000):,}")
+              + (", drawn from any token" if span_pool(card) is None
+                 else f", drawn from the top {span_pool(card):,}")
               if t.get("repeat_share") else "plain text")
     return (f"| {name} | {recipe} | {card['tokens_seen'] / 1e6:.1f}M | "
             f"{final.get('previous_token', {}).get('score', float('nan')):.2f} | "

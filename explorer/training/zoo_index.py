@@ -20,7 +20,7 @@ from pathlib import Path
 from explorer.models.checkpoint import sha256_file
 from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE
 from explorer.training.zoo_findings import emerged_section, head_cell, lists_cell
-from explorer.training.zoo_plan import planned_names
+from explorer.training.zoo_plan import planned_names, span_pool
 
 MB = 1_000_000
 
@@ -168,9 +168,8 @@ def recipe(card: dict) -> str:
     if not t.get("repeat_share"):
         return "plain"
     # the span pool: a model copies only the tokens it was trained to copy (study F)
-    top = t.get("repeat_top", 2000)
-    pool = ("any token" if top >= card.get("config", {}).get("vocab_size", 4096)
-            else f"top {top:,} tokens")
+    top = span_pool(card)
+    pool = "any token" if top is None else f"top {top:,} tokens"
     return f"{t['repeat_share']:.0%} repeats of {pool}"
 
 

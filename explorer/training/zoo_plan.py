@@ -23,6 +23,15 @@ RECIPE = {"--batch-size": "8", "--lr": "0.002", "--repeat-share": "0.25",
           "--precision": "fp32", "--track-every": "500"}
 BUDGET = "12000000"  # tokens per model: the common budget, so a comparison isolates one knob
 DEFAULT_SNAPSHOTS = 10  # only the default model gets "watch attention emerge" snapshots
+RECIPE_A_POOL = 2000  # recipe A's span pool (the trainer's default), for cards without one
+
+
+def span_pool(card: dict) -> int | None:
+    """How many of the most frequent tokens a card's repeated spans were drawn from, or None
+    when they were drawn from any token of the vocabulary (recipe F). Read by the index, the
+    page's warning on models not yet retrained, and the study's table."""
+    top = card.get("training", {}).get("repeat_top", RECIPE_A_POOL)
+    return None if top >= card.get("config", {}).get("vocab_size", 4096) else top
 
 
 def planned_names() -> list[str]:

@@ -26,6 +26,7 @@ from explorer.figures.plotly_json import plot_value
 from explorer.figures.predictions import predictions_bar, predictions_bar_spec
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
+from explorer.training.zoo_plan import span_pool
 from explorer.views.controls import EMPTY_STATE, Controls
 
 
@@ -236,15 +237,15 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
     found = clear_heads(zoo.evals.get(name))
     text = summary(name, found, name in zoo.evals)
     card = zoo.cards.get(name, {})
-    training = card.get("training", {})
-    if not training.get("repeat_share"):
+    top = span_pool(card)
+    if not card.get("training", {}).get("repeat_share"):
         text += (" ⚠️ This model is still from the first zoo (2M tokens of plain text), not yet "
                  "retrained with the recipe that grows named heads (`python -m "
                  "explorer.training.zoo_build`).")
-    elif training.get("repeat_top", 2000) < card.get("config", {}).get("vocab_size", 4096):
+    elif top is not None:
         # recipe A: its copying never learned the rarer words (checkpoints/study/)
         text += (" ⚠️ Trained with the earlier recipe, whose repeated spans used only the "
-                 f"{training.get('repeat_top', 2000):,} most frequent tokens: it cannot copy "
+                 f"{top:,} most frequent tokens: it cannot copy "
                  "rarer words (sock, shoe, jacket), and comparing it with the default model "
                  "changes the recipe too. Not yet retrained (`python -m "
                  "explorer.training.zoo_build`).")

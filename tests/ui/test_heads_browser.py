@@ -62,7 +62,7 @@ def test_a_step_link_opens_its_step_and_set_up_drives_the_page(page, app_url):  
     page.wait_for_function("(t) => document.querySelector('#sentence textarea').value === t",
                            arg=REPEAT, timeout=15000)
     page.wait_for_function("() => document.querySelector('#layer input[type=number]')"
-                           ".value === '3'", timeout=15000)
+                           f".value === '{induction_head()[0]}'", timeout=15000)
     from explorer.models.tokenizer import Tokenizer
     n = len(Tokenizer.load(Path(__file__).resolve().parents[2] / "checkpoints/tokenizer.json")
             .encode(REPEAT))
