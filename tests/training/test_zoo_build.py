@@ -140,3 +140,11 @@ def test_evaluate_then_index_on_a_tiny_model(tmp_path):
     assert "Not trained yet: `causal-h4-rotary`" in readme
     assert "**During training** (`causal-h2-rotary`, best head at each snapshot): 1,024 tokens" in (
         readme)
+
+
+def test_the_shipped_index_is_what_the_generator_writes():
+    """checkpoints/README.md and manifest.json say "edit the generator, not this file": a
+    builder that loaded an older zoo_index wrote a README the generator no longer makes."""
+    assert (CHECKPOINT_DIR / "README.md").read_text() == zoo_index.readme(CHECKPOINT_DIR)
+    assert json.loads((CHECKPOINT_DIR / "manifest.json").read_text()) == zoo_index.manifest(
+        CHECKPOINT_DIR)
