@@ -164,6 +164,19 @@ def evaluate(model: Transformer, stream: np.ndarray, config: ModelConfig, tok: T
     return float(np.mean(losses))
 
 
+def cpu_twin(model: Transformer) -> Transformer:
+    """A CPU copy with the same weights (a module holding hook state cannot be deep-copied)."""
+    twin = Transformer(model.config)
+    twin.load_state_dict({k: v.detach().cpu() for k, v in model.state_dict().items()})
+    return twin.train(model.training)
+
+
+def on_cpu(model: Transformer) -> Transformer:
+    """The model itself on the CPU, else its CPU twin: the head scores build their inputs
+    on the CPU, and a copy leaves the training model (and its optimizer) where it is."""
+    return model if next(model.parameters()).device.type == "cpu" else cpu_twin(model)
+
+
 # --- resume state (safetensors, not pickle) -----------------------------------------------
 
 def save_resume(path: Path, model: Transformer, opt: torch.optim.AdamW, gen: torch.Generator,
@@ -268,7 +281,7 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
                             "train_loss": round(train_loss, 4), "val_loss": round(val, 4)})
             progress.note(f"step {step}: val loss {val:.3f}")
         if s.track_every and (step % s.track_every == 0 or step == total):
-            point = track(model, tok, dataset.val, words)
+            point = track(on_cpu(model), tok, dataset.val, words)
             history.append({"step": step, "tokens": step * tokens_per_step, "heads": point})
             progress.note(f"step {step}: heads {json.dumps(point)}")
         if step in want_snaps:
@@ -285,8 +298,10 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
 
     model.eval()
     val_loss = evaluate(model, dataset.val, config, tok, s, device, s.eval_batches)
-    val_probe_loss = evaluate(model, dataset.val_probes, config, tok, s, device,
-                              s.eval_batches)
+    # a run without probes (--probe-share 0) has no probe stream to score
+    val_probe_loss = (evaluate(model, dataset.val_probes, config, tok, s, device,
+                               s.eval_batches)
+                      if len(dataset.val_probes) > config.n_ctx else None)
     weights = save_model(model, out / f"{name}.safetensors", dtype=torch.float16)
     card = {
         "name": name,
@@ -297,7 +312,7 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
         "tokens_seen": total * tokens_per_step,
         "train_loss": round(train_loss, 4),
         "val_loss": round(val_loss, 4),
-        "val_probe_loss": round(val_probe_loss, 4),
+        "val_probe_loss": None if val_probe_loss is None else round(val_probe_loss, 4),
         "history": history,
         "snapshots": snaps,
         "wall_time_s": round(wall, 1),

@@ -9,9 +9,17 @@ import torch
 from explorer.models.checkpoint import load_model, sha256_file
 from explorer.models.config import ModelConfig
 from explorer.models.tokenizer import Tokenizer
+from explorer.models.transformer import Transformer
 from explorer.training.data import Dataset, DatasetMeta
 from explorer.training.probes import generate_probes
-from explorer.training.train import TrainSettings, lr_at, snapshot_steps, train
+from explorer.training.train import (
+    TrainSettings,
+    cpu_twin,
+    lr_at,
+    on_cpu,
+    snapshot_steps,
+    train,
+)
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +134,26 @@ def test_the_head_recipe_trains_and_tracks_head_scores(tiny_setup, precision):
     assert card["training"]["repeat_share"] == 0.5
     losses = [h["val_loss"] for h in card["history"] if "val_loss" in h]
     assert losses[-1] < losses[0] - 0.3
+
+
+def test_a_run_without_probes_has_no_probe_loss(tiny_setup):
+    """--probe-share 0 leaves the probe stream empty: the card says so instead of crashing."""
+    root, tok, tok_path, data = tiny_setup
+    no_probes = Dataset(data.train, data.val, data.val[:0], data.meta)
+    s = dict(SETTINGS, tokens=4 * 8 * 32, eval_every=2)
+    card = train("p", small(tok), TrainSettings(**s), corpus=None, out=root / "out-np",
+                 tokenizer_path=tok_path, quiet=True, dataset=no_probes, command="test")
+    assert card["val_probe_loss"] is None and np.isfinite(card["val_loss"])
+
+
+@pytest.mark.parametrize("pos", ["rotary", "alibi", "learned"])
+def test_the_cpu_twin_scores_like_the_model(tiny_setup, pos):
+    """Head scores during a GPU run read a CPU twin: same weights, same logits, own module."""
+    _, tok, _, _ = tiny_setup
+    torch.manual_seed(0)
+    model = Transformer(small(tok, pos_encoding=pos)).train()
+    twin = cpu_twin(model)
+    assert twin is not model and twin.training
+    assert on_cpu(model) is model  # on the CPU there is nothing to copy
+    x = torch.randint(0, tok.vocab_size, (2, 16))
+    assert torch.equal(model.eval()(x), twin.eval()(x))
