@@ -269,7 +269,7 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
     lines += ["## Commands that built them", ""]
     for name, card in cards.items():
         lines += [f"- `{name}`: `{card.get('command') or '(not recorded)'}`"]
-    lines += ["",
+    lines += ["", *where_trained(cards),
               "`python -m explorer.training.zoo_build` trains every missing checkpoint in "
               "priority order "
               "with these arguments, then evaluates it and regenerates this file.", "",
@@ -312,6 +312,22 @@ TRIED = [
     "tokens; the table's *recipe* column says which span pool each model was trained with.",
     ""]
 
+
+
+def where_trained(cards: dict[str, dict]) -> list[str]:
+    """One line on the machines (a card's ``device`` and ``torch``): the same command in fp32
+    trains the same recipe on a CPU core or a GPU, with different rounding."""
+    by: dict[str, list[str]] = {}
+    for name, card in cards.items():
+        if "device" in card:
+            kind = "a GPU" if str(card["device"]).startswith("cuda") else "one CPU core"
+            by.setdefault(f"{kind} (torch {card.get('torch', '?')})", []).append(f"`{name}`")
+    if len(by) < 2:
+        return []
+    parts = "; ".join(f"on {k}: {', '.join(v)}" for k, v in by.items())
+    return [f"Where they trained (each card's `device`): {parts}. The command is the same "
+            "either way; fp32 on a GPU rounds differently, so a rerun matches the card's "
+            "numbers closely, not bit for bit.", ""]
 
 def write_index(directory: Path = CHECKPOINT_DIR) -> list[Path]:
     """Rewrite ``manifest.json`` then ``README.md`` (atomically each); return their paths."""
