@@ -32,6 +32,12 @@ PANELS = (  # (title, how to read a point from a history entry, y range, target 
      2 / 3),
 )
 W, H, PAD = 260, 190, 38
+FIGURES = {  # one figure per round of the study, so each has few enough lines to tell apart
+    "curves.svg": ("A-frequent", "B-words", "C-text", "D-lists-gap", "E-share-half",
+                   "F-any-token"),
+    "curves-any-token.svg": ("F-any-token", "G-share-half", "H-share-eighth", "I-no-probes",
+                             "J-lr-half", "K-budget-6M"),
+}
 
 
 def series(card: dict, read) -> list[tuple[float, float]]:
@@ -97,6 +103,61 @@ def svg(cards: dict[str, dict]) -> str:
     return "\n".join(parts) + "\n"
 
 
+# --- the full evaluation of each saved run ---------------------------------------------------
+
+RECIPE_F = {"seed": 0, "repeat_share": 0.25, "repeat_top": 4096, "probe_share": 0.1,
+            "lr": 0.002, "tokens": 12_000_000}
+ZOO_ROWS = ("causal-h4-learned", "causal-h4-alibi", "causal-h4-sinusoidal", "causal-h4-none",
+            "causal-h1-learned")  # seed-0 zoo models the study's runs are compared with
+
+
+def differs(card: dict) -> str:
+    """What this run changed from the zoo's recipe F (seed 0, on one CPU core)."""
+    t, out = card["training"], []
+    for key, want in RECIPE_F.items():
+        got = t.get(key, 2000 if key == "repeat_top" else None)
+        if got != want:
+            out.append(f"{key.replace('_', ' ')} {got:g}" if isinstance(got, float)
+                       else f"{key.replace('_', ' ')} {got:,}")
+    if str(card.get("device", "cpu")).startswith("cuda"):
+        out.append("GPU")
+    return ", ".join(out) or "(recipe F)"
+
+
+def eval_row(name: str, card: dict, r: dict) -> str:
+    heads = r["previous_token"], r["induction"]["random_repeat"]
+    lists = r.get("list_continuation") or {}
+    agree = r.get("agreement") or {}
+    return (f"| {name} | {r['n_heads']} | {r['pos_encoding']} | {differs(card)} | "
+            f"{r['loss']['val_loss']:.3f} | {heads[0]['best']['score']:.2f} | "
+            f"{heads[1]['best']['score']:.2f} | {heads[1]['copy_gain_nats']:.1f} | "
+            f"{lists.get('continued', '-')}/{lists.get('lists', '-')} | "
+            f"{agree.get('accuracy', float('nan')):.2f} |")
+
+
+def eval_table(cards: dict[str, dict], evals: dict[str, dict]) -> list[str]:
+    """Seeds, encodings and devices: the trainer's final numbers, re-measured by
+    ``explorer/training/evaluate.py`` on each run's saved weights (192 lists, not 12)."""
+    lines = ["## Seeds, encodings and the device: each saved run, fully evaluated", "",
+             "`python -m explorer.training.evaluate`'s measures (its `evaluate_model`, run on "
+             "each run's saved weights; the weights are not kept, `eval/` holds the results): "
+             "the best previous-token and induction heads, the copy gain in nats, the share of "
+             "192 repeated lists whose seventh word is the top guess, and subject-verb "
+             "agreement. \"zoo\" rows are the shipped seed-0 models, for comparison. Runs on "
+             "a GPU were 12 at once on an H100, fp32.", "",
+             "| run | heads | positions | differs from recipe F | held-out loss | "
+             "previous-token | induction | copy gain | lists | agreement |",
+             "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += [eval_row(n, cards[n], evals[n]) for n in evals if n in cards]
+    zoo = ROOT / "checkpoints"
+    for name in ZOO_ROWS:
+        card_path, eval_path = zoo / f"{name}.json", zoo / "eval" / f"{name}.json"
+        if card_path.exists() and eval_path.exists():
+            lines.append(eval_row(f"zoo {name}", json.loads(card_path.read_text()),
+                                  json.loads(eval_path.read_text())))
+    return lines
+
+
 def _or_dash(value) -> str:
     return "-" if value is None else f"{value:.2f}"
 
@@ -136,7 +197,7 @@ def readme(cards: dict[str, dict], notes: str) -> str:
              "loss, and the share of 12 lists of everyday words (not the training probes' "
              "words or frame) whose repeat the top guess continues, written with spaces (the "
              "headline of the evaluation) and with commas.", "",
-             "![curves](curves.svg)", "",
+             *[f"![{f}]({f})" for f in FIGURES], "",
              "| variant | repeated spans | tokens | previous-token | induction | induction "
              "≥ 0.3 from | copy gain | lists continued | lists (commas) | held-out loss "
              "| tokens/s |",
@@ -147,15 +208,30 @@ def readme(cards: dict[str, dict], notes: str) -> str:
     return "\n".join(lines) + "\n\n" + notes.strip() + "\n"
 
 
+def study_cards() -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text()) for p in sorted(STUDY.glob("*.json"))}
+
+
 def main() -> None:
-    cards = {p.stem: json.loads(p.read_text()) for p in sorted(STUDY.glob("*.json"))}
+    cards = study_cards()
     if not cards:
         raise SystemExit(f"no study cards in {STUDY}")
+    for name, text in render(cards).items():
+        (STUDY / name).write_text(text)
+    print(f"wrote {', '.join(FIGURES)} and README.md in {STUDY} ({len(cards)} runs)")
+
+
+def render(cards: dict[str, dict]) -> dict[str, str]:
+    """File name in ``STUDY`` -> its generated text (the figures and the README)."""
     notes_path = STUDY / "NOTES.md"
     notes = notes_path.read_text() if notes_path.exists() else ""
-    (STUDY / "curves.svg").write_text(svg(cards))
-    (STUDY / "README.md").write_text(readme(cards, notes))
-    print(f"wrote {STUDY / 'curves.svg'} and {STUDY / 'README.md'} ({len(cards)} variants)")
+    out = {figure: svg({n: cards[n] for n in names if n in cards})
+           for figure, names in FIGURES.items()}
+    curves = {n: c for n, c in cards.items() if any(n in names for names in FIGURES.values())}
+    evals = {p.stem: json.loads(p.read_text()) for p in sorted((STUDY / "eval").glob("*.json"))}
+    out["README.md"] = (readme(curves, "") + "\n" + "\n".join(eval_table(cards, evals))
+                        + "\n\n" + notes.strip() + "\n")
+    return out
 
 
 if __name__ == "__main__":
