@@ -58,8 +58,8 @@ def summary(name: str, heads: list[ClearHead], evaluated: bool) -> str:
     if not heads:
         return (f"**{name}**: no head passed the held-out checks (previous-token ≥ 0.5, "
                 "induction ≥ 0.3 with a copy gain ≥ 1 nat). Whether such heads grow depends on "
-                "the knobs: trained the same way, the 4-head rotary model grew both, and the "
-                "4-head models with learned, sinusoidal or no positions grew neither.")
+                "the knobs: trained the same way, every rotary model grew an induction head, "
+                "and no model with another positional encoding did.")
     items = ", ".join(h.label for h in heads)
     return (f"**Clear heads in {name}** (measured on held-out text, not on your sentence): "
             f"{items}. Pick one to open it large.")

@@ -69,28 +69,38 @@ def test_the_pointer_for_the_shipped_zoo(resources):
     assert clear_heads_view(zoo, "next word (causal)", "four", "rotary")[1] == []
 
 
-def test_a_model_from_the_first_zoo_says_so(resources):
+def test_the_summary_of_a_model_without_heads_holds_for_the_shipped_zoo(resources):
+    """The sentence a model without named heads shows says which ones have them: every
+    rotary model an induction head, no other encoding one. The shipped evaluations agree."""
     tok, zoo = resources
-    old = [n for n, c in zoo.cards.items()
-           if n.startswith("causal") and not c.get("training", {}).get("repeat_share")]
-    new = [n for n, c in zoo.cards.items() if c.get("training", {}).get("repeat_share")]
-    assert "causal-h4-rotary" in new
+    assert "every rotary model grew an induction head" in summary("causal-h1-none", [], True)
+    causal = [n for n in zoo.evals if n.startswith("causal")]
+    assert len(causal) == 20
+    for name in causal:
+        kinds = {h.kind for h in clear_heads(zoo.evals[name])}
+        assert ("induction" in kinds) == name.endswith("-rotary"), (name, kinds)
+
+
+def with_training(zoo, monkeypatch, name: str, **training) -> None:
+    """The shipped card of ``name`` with its training settings changed, for this test only."""
+    card = dict(zoo.cards[name])
+    card["training"] = {**card["training"], **training}
+    monkeypatch.setitem(zoo.cards, name, card)
+
+
+def test_a_model_from_the_first_zoo_says_so(resources, monkeypatch):
+    tok, zoo = resources
     text, _ = clear_heads_view(zoo, "next word (causal)", 4, "rotary")
-    assert "first zoo" not in text
-    for name in old[:1]:  # (none once the whole zoo is retrained)
-        heads, pos = name.split("-")[1][1:], name.split("-")[2]
-        assert "first zoo" in clear_heads_view(zoo, "next word (causal)", int(heads), pos)[0]
+    assert "first zoo" not in text and "earlier recipe" not in text
+    with_training(zoo, monkeypatch, "causal-h2-none", repeat_share=0.0)  # plain text, 2M
+    assert "first zoo" in clear_heads_view(zoo, "next word (causal)", 2, "none")[0]
 
 
-def test_a_model_from_the_earlier_recipe_says_so(resources):
+def test_a_model_from_the_earlier_recipe_says_so(resources, monkeypatch):
     """Recipe A drew the repeated spans from the 2,000 commonest tokens only: such a model
     says so, the default model (any token) does not."""
     tok, zoo = resources
-    earlier = [n for n, c in zoo.cards.items() if n.startswith("causal")
-               and c.get("training", {}).get("repeat_share") and span_pool(c) is not None]
-    text, _ = clear_heads_view(zoo, "next word (causal)", 4, "rotary")
-    assert "earlier recipe" not in text
-    for name in earlier[:1]:  # (none once the whole zoo is retrained)
-        heads, pos = name.split("-")[1][1:], name.split("-")[2]
-        assert "earlier recipe" in clear_heads_view(zoo, "next word (causal)", int(heads),
-                                                    pos)[0]
+    assert all(span_pool(c) is None for n, c in zoo.cards.items() if n.startswith("causal"))
+    with_training(zoo, monkeypatch, "causal-h8-learned", repeat_top=2000)
+    text = clear_heads_view(zoo, "next word (causal)", 8, "learned")[0]
+    assert "earlier recipe" in text and "2,000 most frequent" in text
