@@ -15,6 +15,11 @@ A name that an ``explorer.training.train`` process is training right now is skip
 builder of the whole plan runs at a time (``runs/zoo_build.lock``); builders given
 disjoint ``--only`` lists take no lock, so a machine with two cores can run two, one
 per core (``nice -n 10 python -m explorer.training.zoo_build --only ... &`` twice).
+
+``--jobs N`` trains up to N models at once, each in its own process (its output in
+``runs/NAME.log``), and evaluates each as it finishes; ``--device cuda`` trains on a GPU.
+One H100 took 12 models at once in under six minutes (``--jobs 12 --device cuda``, one
+CPU core per process): the models are small, so each process is bound by its own Python.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ import argparse
 import json
 import os
 import shlex
+import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -50,9 +58,10 @@ def tokens_arg(text: str) -> str:
     return str(int(value))
 
 
-def train_argv(name: str, tokens: str, threads: int, resume: bool) -> list[str]:
+def train_argv(name: str, tokens: str, threads: int, resume: bool,
+               device: str | None = None) -> list[str]:
     """Arguments for ``explorer.training.train.main`` that build ``name`` (seed 0, the
-    zoo's size)."""
+    zoo's size); ``device`` only when asked for (the trainer picks CUDA when it is there)."""
     match = NAME_RE.match(name)
     if not match:
         raise ValueError(f"{name!r} is not a zoo name like causal-h4-rotary")
@@ -65,6 +74,8 @@ def train_argv(name: str, tokens: str, threads: int, resume: bool) -> list[str]:
     argv += ["--tokens", tokens, "--seed", "0", "--threads", str(threads)]
     if name == DEFAULT_NAME:
         argv += ["--snapshots", str(DEFAULT_SNAPSHOTS)]
+    if device:
+        argv += ["--device", device]
     if resume:
         argv.append("--resume")
     return argv
@@ -127,6 +138,55 @@ def status(name: str, tokens: str = BUDGET) -> str:
     return "to retrain" if is_trained(name) else "to train"
 
 
+def run_jobs(commands: dict[str, list[str]], jobs: int, on_done: Callable[[str, int], None],
+             log_dir: Path | None = None, env: dict | None = None,
+             poll_s: float = 1.0) -> dict[str, int]:
+    """Run each command in its own process, at most ``jobs`` at once, in the given order;
+    ``on_done(name, returncode)`` as each one ends. Stopping this (Ctrl-C) stops them all."""
+    pending, running, codes = list(commands.items()), {}, {}
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, jobs):
+                name, argv = pending.pop(0)
+                log = open(log_dir / f"{name}.log", "w") if log_dir else subprocess.DEVNULL
+                proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                        cwd=ROOT)
+                running[name] = (proc, log)
+            time.sleep(poll_s)
+            for name, (proc, log) in list(running.items()):
+                if proc.poll() is None:
+                    continue
+                if log is not subprocess.DEVNULL:
+                    log.close()
+                del running[name]
+                codes[name] = proc.returncode
+                on_done(name, proc.returncode)
+    finally:
+        for proc, _ in running.values():
+            proc.terminate()
+    return codes
+
+
+def train_in_parallel(todo: list[str], args: argparse.Namespace, eval_args: list[str]) -> None:
+    """``--jobs``: each model in its own ``explorer.training.train`` process, evaluated here
+    as it finishes (so a stopped build keeps every model that got that far)."""
+    todo = [n for n in todo if not training_elsewhere(n)]
+    commands = {n: [sys.executable, "-m", "explorer.training.train",
+                    *train_argv(n, args.tokens, args.threads, args.resume, args.device)]
+                for n in todo}
+    env = {**os.environ, "OMP_NUM_THREADS": str(args.threads)}
+
+    def done(name: str, code: int) -> None:
+        if code == 0:
+            evaluate.main([name, "--write-index", *eval_args])
+        else:
+            print(f"{name}: training failed (exit {code}); see {RUNS / (name + '.log')}")
+
+    print(f"training {len(commands)} at once, up to {args.jobs} (logs in {RUNS}/NAME.log)",
+          flush=True)
+    run_jobs(commands, args.jobs, done, log_dir=RUNS, env=env, poll_s=5.0)
+
+
 def acquire_lock() -> None:
     """One builder at a time; a lock left by a dead process is taken over."""
     RUNS.mkdir(parents=True, exist_ok=True)
@@ -147,6 +207,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     p.add_argument("--resume", action="store_true",
                    help="continue interrupted runs from runs/NAME/resume.safetensors")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="train this many models at once, one process each")
+    p.add_argument("--device", default=None, help="e.g. cuda (default: the trainer's choice)")
     p.add_argument("--dry-run", action="store_true", help="print the plan and stop")
     return p.parse_args(argv)
 
@@ -164,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     states = {name: status(name, args.tokens) for name in names}
     for name in names:
         command = "python -m explorer.training.train " + shlex.join(
-            train_argv(name, args.tokens, args.threads, args.resume))
+            train_argv(name, args.tokens, args.threads, args.resume, args.device))
         note = {"done": "", "interrupted": "  (resumes)" if args.resume else
                 "  (restarts: pass --resume to continue)"}.get(states[name], "")
         print(f"{name:<22} {states[name]}{note}\n    {command}")
@@ -181,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     eval_args = ["--threads", str(args.threads)]
     try:
         evaluate_stale(names, eval_args)
+        if args.jobs > 1:
+            RUNS.mkdir(parents=True, exist_ok=True)
+            train_in_parallel(todo, args, eval_args)
+            todo = []
         for name in todo:
             if training_elsewhere(name):  # started by someone else since the plan was made
                 print(f"skipping {name}: another process is training it")
@@ -189,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skipping {name}: already trained")
                 continue
             print(f"=== training {name} ===", flush=True)
-            train.main(train_argv(name, args.tokens, args.threads, args.resume))
+            train.main(train_argv(name, args.tokens, args.threads, args.resume, args.device))
             evaluate.main([name, "--write-index", *eval_args])
         evaluate_stale(names, eval_args)  # models another process finished meanwhile
     finally:

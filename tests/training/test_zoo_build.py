@@ -148,3 +148,30 @@ def test_the_shipped_index_is_what_the_generator_writes():
     assert (CHECKPOINT_DIR / "README.md").read_text() == zoo_index.readme(CHECKPOINT_DIR)
     assert json.loads((CHECKPOINT_DIR / "manifest.json").read_text()) == zoo_index.manifest(
         CHECKPOINT_DIR)
+
+
+def test_the_device_reaches_the_trainer_only_when_asked_for():
+    assert parse_args(zoo_build.train_argv("causal-h1-none", "1000", 1, False)).device is None
+    argv = zoo_build.train_argv("causal-h1-none", "1000", 1, False, device="cuda")
+    assert parse_args(argv).device == "cuda"
+
+
+def test_jobs_run_at_most_n_at_once_and_each_is_reported(tmp_path):
+    """``--jobs``: every command runs, never more than ``jobs`` at a time, and a failing one
+    is reported with its exit code (CI never trains: the commands only sleep)."""
+    script = ("import sys, time, pathlib; d = pathlib.Path(sys.argv[1]); "
+              "(d / (sys.argv[2] + '.start')).write_text(str(time.time())); time.sleep(0.4); "
+              "(d / (sys.argv[2] + '.end')).write_text(str(time.time())); "
+              "sys.exit(3 if sys.argv[2] == 'bad' else 0)")
+    names = ["a", "b", "bad", "c", "d"]
+    commands = {n: [sys.executable, "-c", script, str(tmp_path), n] for n in names}
+    seen = []
+    codes = zoo_build.run_jobs(commands, 2, lambda n, c: seen.append((n, c)),
+                               log_dir=tmp_path, poll_s=0.05)
+    assert codes == {"a": 0, "b": 0, "bad": 3, "c": 0, "d": 0}
+    assert sorted(seen) == sorted(codes.items())
+    spans = [(float((tmp_path / f"{n}.start").read_text()),
+              float((tmp_path / f"{n}.end").read_text())) for n in names]
+    for t, _ in spans:  # at any start, at most 2 are running (itself included)
+        assert sum(s <= t < e for s, e in spans) <= 2
+    assert (tmp_path / "bad.log").exists()
