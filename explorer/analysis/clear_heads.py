@@ -59,7 +59,8 @@ def summary(name: str, heads: list[ClearHead], evaluated: bool) -> str:
         return (f"**{name}**: no head passed the held-out checks (previous-token ≥ 0.5, "
                 "induction ≥ 0.3 with a copy gain ≥ 1 nat). Whether such heads grow depends on "
                 "the knobs: trained the same way, every rotary model grew an induction head, "
-                "and no model with another positional encoding did.")
+                "and no model with another positional encoding did"
+                + (": pick **rotary** to compare." if not name.endswith("-rotary") else "."))
     items = ", ".join(h.label for h in heads)
     return (f"**Clear heads in {name}** (measured on held-out text, not on your sentence): "
             f"{items}. Pick one to open it large.")
