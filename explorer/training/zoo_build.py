@@ -182,7 +182,7 @@ def train_in_parallel(todo: list[str], args: argparse.Namespace, eval_args: list
         else:
             print(f"{name}: training failed (exit {code}); see {RUNS / (name + '.log')}")
 
-    print(f"training {len(commands)} at once, up to {args.jobs} (logs in {RUNS}/NAME.log)",
+    print(f"training {len(commands)} models, up to {args.jobs} at once (logs: {RUNS}/NAME.log)",
           flush=True)
     run_jobs(commands, args.jobs, done, log_dir=RUNS, env=env, poll_s=5.0)
 
