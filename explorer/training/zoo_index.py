@@ -310,11 +310,11 @@ TRIED = [
     "continue 183 of 192 lists, with a better held-out loss (`python -m "
     "scripts.list_misses`). Every model is trained with F at one common budget of 12M "
     "tokens; the table's *recipe* column says which span pool each model was trained with. "
-    "The price: of the other encodings only the rotary models grow an induction head with F, "
-    "where A gave the 1-head learned and sinusoidal models one too.",
+    "The price: with F only the rotary models grow an induction head, where A also gave "
+    "one to the 1-head learned and sinusoidal models.",
     "- **Half the rows repeated (study G).** Stronger again: the default model's induction "
     "head 0.69 (F 0.53), 189 of 192 lists, and induction heads in the 4-head learned and "
-    "ALiBi models, which F never grew (two seeds each). Measured after the zoo was whole on "
+    "ALiBi models (two seeds each), which F never grew. Measured after the zoo was whole on "
     "F; the next retraining's recipe (`study/NOTES.md`, round two).",
     ""]
 
