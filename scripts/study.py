@@ -15,6 +15,7 @@ import json
 from html import escape
 from pathlib import Path
 
+from explorer.training.zoo_index import write_index
 from explorer.training.zoo_plan import span_pool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -237,6 +238,9 @@ def main() -> None:
     for name, text in render(cards).items():
         (STUDY / name).write_text(text)
     print(f"wrote {', '.join(FIGURES)} and README.md in {STUDY} ({len(cards)} runs)")
+    # checkpoints/README.md states the folder's size, the study's files included
+    for path in write_index():
+        print(f"wrote {path}")
 
 
 def render(cards: dict[str, dict]) -> dict[str, str]:
