@@ -26,6 +26,7 @@ No gradio; no user text in any string written here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -84,14 +85,23 @@ class HeadLabels:
             if score >= THRESHOLDS[best]:  # the pattern is there; switching it off did little
                 own = self.rise[layer, head]
                 return (f"{score:.2f} {_WHAT[best]} like a {best} head, but switching it off "
-                        f"changes little (+{own:.2f} nats; a name needs +{CHECK_NATS:.2f})")
-            return (f"closest: {best} {score:.2f} (a name needs {THRESHOLDS[best]:.2f}"
+                        f"changes little (+{below(own, CHECK_NATS)} nats; a name needs "
+                        f"+{CHECK_NATS:.2f})")
+            return (f"closest: {best} {below(score, THRESHOLDS[best])} (a name needs "
+                    f"{THRESHOLDS[best]:.2f}"
                     + (" and a job" if best in CHECKED else "") + ")")
         text = f"{self.scores[kind][layer, head]:.2f} {_WHAT[kind]}"
         if kind in CHECKED:
             own = self.rise[layer, head]
             text += f"; off: +{own:.2f} nats" if np.isfinite(own) else ""
         return text
+
+
+def below(value: float, bar: float) -> str:
+    """``value`` to two decimals, or cut (not rounded) to three where two would round it
+    up to ``bar``: 0.4997 shown as "0.50 (a name needs 0.50)" reads as a contradiction."""
+    text = f"{value:.2f}"
+    return f"{math.floor(value * 1000) / 1000:.3f}" if value < bar <= float(text) else text
 
 
 _WHAT = {INDUCTION: "on the copy target", PREVIOUS: "on the previous word",

@@ -11,6 +11,7 @@ from explorer.analysis.head_labels import (
     NO_PATTERN,
     PREVIOUS,
     THRESHOLDS,
+    below,
     copy_scores,
     doubled,
     label_heads,
@@ -78,6 +79,20 @@ def wired_previous_token_model(give_it_a_job: bool):
         if not give_it_a_job:
             attn.W_O.weight[:, :16] = 0.0  # reads head 0's output: nothing reaches the model
     return model
+
+
+@pytest.mark.parametrize("value, bar, shown", [
+    (0.4997, 0.5, "0.499"),  # two decimals would say "0.50" under "a name needs 0.50"
+    (0.4949, 0.5, "0.49"),
+    (0.5, 0.5, "0.50"),
+    (0.5004, 0.5, "0.50"),
+    (0.0996, 0.1, "0.099"),
+    (-0.02, 0.1, "-0.02"),
+])
+def test_a_score_under_the_bar_never_reads_as_reaching_it(value, bar, shown):
+    assert below(value, bar) == shown
+    if value < bar:
+        assert float(below(value, bar)) < bar
 
 
 def test_a_clear_pattern_without_a_job_is_not_named():
