@@ -20,6 +20,10 @@ cut). Their targets become ``IGNORE_INDEX``, so the model is not taught to guess
 * ``words``: only whole-word tokens (a space and letters), like a list of words;
 * ``text``: the row's own text at that place, repeated (a natural sentence said
   twice); its first copy is ordinary text and keeps its loss;
+* ``mixed``: each repeated row takes ``text`` or ``frequent`` by a coin flip: the
+  random spans grow the induction head, and the natural sentences said twice ask it to
+  copy ordinary text too (an induction head trained on random spans alone barely copies
+  a story sentence said twice: ``checkpoints/study/``);
 * ``lists``: a list of whole words, written with spaces in half the rows and with commas
   in the other half (``w1, w2, w3``: after a comma the match is the word *before* it).
   The everyday words of the list check (``head_scores.EVERYDAY_WORDS``) are left out of
@@ -42,7 +46,7 @@ import torch
 
 from explorer.models.tokenizer import SPECIAL_TOKENS, Tokenizer
 
-KINDS = ("frequent", "words", "text", "lists")
+KINDS = ("frequent", "words", "text", "lists", "mixed")
 _WORD = re.compile(r"^ [A-Za-z]+$")
 
 
@@ -107,7 +111,9 @@ def add_repeats(windows: torch.Tensor, pool: torch.Tensor, recipe: RepeatRecipe,
         length = int(torch.randint(recipe.min_len, max_len + 1, (1,), generator=gen))
         gap = int(torch.randint(0, recipe.max_gap + 1, (1,), generator=gen))
         start = int(torch.randint(0, n - 2 * length - gap + 1, (1,), generator=gen))
-        if recipe.kind == "text":
+        own_text = recipe.kind == "text" or (
+            recipe.kind == "mixed" and bool(torch.rand(1, generator=gen) < 0.5))
+        if own_text:
             span = w[b, start:start + length].clone()
         else:
             span = pool[torch.randint(0, len(pool), (length,), generator=gen)]

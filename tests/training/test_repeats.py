@@ -56,6 +56,23 @@ def test_text_spans_repeat_the_rows_own_text_and_keep_the_first_copys_loss():
         assert int(no_loss[b].sum()) <= 2  # second copy's first token, first token after
 
 
+def test_mixed_spans_are_the_rows_own_text_in_about_half_the_rows_and_pool_tokens_else():
+    w0 = windows(batch=200)  # text tokens are 1000-1999, the pool 10-59
+    recipe = RepeatRecipe(share=1.0, min_len=6, max_len=6, kind="mixed")
+    w, no_loss = add_repeats(w0, torch.arange(10, 60), recipe, torch.Generator().manual_seed(3))
+    own = 0
+    for b in range(200):
+        s, length = spans_of(w, no_loss, b)
+        assert length >= 6
+        if torch.equal(w[b, s:s + 6], w0[b, s:s + 6]):  # the row's own text, said twice
+            own += 1
+            assert int(no_loss[b].sum()) <= 2  # its first copy keeps its loss
+        else:
+            assert bool(((w[b, s:s + 6] >= 10) & (w[b, s:s + 6] < 60)).all())
+            assert int(no_loss[b].sum()) >= 6  # a random first copy has no loss
+    assert 70 < own < 130  # 100 expected
+
+
 def test_share_zero_changes_nothing_and_share_picks_about_that_many_rows():
     w0 = windows(batch=400)
     w, no_loss = add_repeats(w0, torch.arange(10, 60), RepeatRecipe(share=0.0),
@@ -91,7 +108,8 @@ def test_span_pool_has_the_most_frequent_tokens_and_words_only_for_words():
     words = span_pool(stream, tok, RepeatRecipe(kind="words"))
     assert all(tok.decode([int(i)]).startswith(" ") and tok.decode([int(i)])[1:].isalpha()
                for i in words)
-    assert len(words) > 0 and set(KINDS) == {"frequent", "words", "text", "lists"}
+    assert len(words) > 0 and set(KINDS) == {"frequent", "words", "text", "lists",
+                                                          "mixed"}
 
 
 def test_lists_write_comma_lists_in_some_rows_and_a_gap_of_text_between_the_copies():
