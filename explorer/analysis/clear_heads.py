@@ -12,7 +12,7 @@ Pure functions of the evaluation dict; no torch, no gradio, no user text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 _LABEL = re.compile(r"^L(\d{1,2}) H(\d{1,2}) · ")  # (a request may send anything)
 
@@ -23,6 +23,10 @@ class ClearHead:
     layer: int
     head: int
     score: float  # on held-out text
+    # How often the page names it on held-out story openings (explorer.analysis.page_check):
+    # (named, of), or None where that was not measured. Not part of the equality a test or
+    # a pointer value relies on.
+    on_page: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
     def label(self) -> str:
@@ -47,11 +51,39 @@ def clear_heads(result: dict | None) -> list[ClearHead]:
         if r.get("emerged"):
             b = r["best"]
             found.append(ClearHead(kind, b["layer"], b["head"], b["score"]))
+    page = {(h.get("layer"), h.get("head"), h.get("kind")): (h.get("named"), h.get("of"))
+            for h in ((result.get("on_the_page") or {}).get("heads") or [])}
+    found = [replace(c, on_page=page.get((c.layer, c.head, c.kind))) for c in found]
     return sorted(found, key=lambda c: (c.layer, c.head))
 
 
-def summary(name: str, heads: list[ClearHead], evaluated: bool) -> str:
-    """One plain sentence for the page (Markdown, no user text)."""
+def on_page_sentence(heads: list[ClearHead], lists: dict | None = None) -> str:
+    """What a class will see of these heads on its own sentences, from the counts of
+    :mod:`explorer.analysis.page_check`; "" where none were measured. ``lists``: the
+    evaluation's ``list_continuation``, for a copying head that copies lists far more
+    often than stories."""
+    measured = [h for h in heads if h.on_page]
+    if not measured:
+        return ""
+    n = measured[0].on_page[1]
+    parts = [f"L{h.layer} H{h.head} {h.kind} on {h.on_page[0]}"
+             + (" (each said twice)" if h.kind == "induction" else "") for h in measured]
+    text = (f" On the openings of {n} held-out stories, the page named "
+            + ", ".join(parts) + ": a name on *your* sentence needs the pattern there too.")
+    weak = [h for h in measured if h.kind == "induction" and h.on_page[0] * 4 < h.on_page[1]]
+    lists = lists or {}
+    if weak and lists.get("lists") and lists.get("continued", 0) * 2 > lists["lists"]:
+        text += (f" Its copying head continued {lists['continued']} of {lists['lists']} "
+                 "held-out lists of words said twice, but hardly copies a story said twice: "
+                 "it learned to copy from the lists of random words in its training. Try the "
+                 "list example.")
+    return text
+
+
+def summary(name: str, heads: list[ClearHead], evaluated: bool,
+            evaluation: dict | None = None) -> str:
+    """One plain sentence for the page (Markdown, no user text); ``evaluation`` (the
+    model's ``eval/NAME.json``) adds its list check to what the page counts say."""
     if not evaluated:
         return (f"**{name}** has not been evaluated yet "
                 f"(`python -m explorer.training.evaluate {name}`).")
@@ -63,7 +95,8 @@ def summary(name: str, heads: list[ClearHead], evaluated: bool) -> str:
                 + (": pick **rotary** to compare." if not name.endswith("-rotary") else "."))
     items = ", ".join(h.label for h in heads)
     return (f"**Clear heads in {name}** (measured on held-out text, not on your sentence): "
-            f"{items}. Pick one to open it large.")
+            f"{items}. Pick one to open it large."
+            + on_page_sentence(heads, (evaluation or {}).get("list_continuation")))
 
 
 def parse_label(label: object) -> tuple[int, int] | None:

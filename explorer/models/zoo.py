@@ -29,6 +29,7 @@ CHECKPOINT_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
 NAME_RE = re.compile(r"^(causal|bidir)-h(\d+)-(none|sinusoidal|learned|rotary|alibi)$")
 OBJECTIVES = {"causal": "next-word (causal)", "bidir": "masked-word (bidirectional)"}
 DEFAULT_NAME = "causal-h4-rotary"
+PAGE_SUFFIX = ".page.json"  # eval/NAME.page.json: explorer.analysis.page_check's counts
 
 
 def checkpoint_name(objective: str, heads: int, pos: str) -> str:
@@ -76,17 +77,32 @@ def read_manifest(directory: Path) -> dict[str, str]:
     return files
 
 
+def _read_json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
 def read_eval(directory: Path, name: str, weights_sha256: str) -> dict | None:
     """``eval/NAME.json`` when it was measured on exactly these weights, else None (an old
     evaluation must not name heads of a retrained model)."""
-    path = directory / "eval" / f"{name}.json"
-    try:
-        result = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
+    result = _read_json(directory / "eval" / f"{name}.json")
     if not isinstance(result, dict) or result.get("weights_sha256") != weights_sha256:
         return None
+    page = read_page(directory, name, weights_sha256)
+    if page is not None:
+        result["on_the_page"] = page
     return result
+
+
+def read_page(directory: Path, name: str, weights_sha256: str | None) -> dict | None:
+    """``eval/NAME.page.json`` (how often Explore names each clear head on held-out story
+    openings: :mod:`explorer.analysis.page_check`) when measured on these weights."""
+    page = _read_json(directory / "eval" / f"{name}{PAGE_SUFFIX}")
+    if isinstance(page, dict) and page.get("weights_sha256") == weights_sha256:
+        return page
+    return None
 
 
 def untrained_model(vocab_size: int, seed: int = 0) -> Transformer:

@@ -20,6 +20,18 @@ def lists_cell(r: dict) -> str:
     return f"{lc['continued']}/{lc['lists']}" if lc else ""
 
 
+def on_page_cell(page: dict) -> str:
+    return ", ".join(f"L{h['layer']}H{h['head']} {h['kind']} named on {h['named']}/{h['of']}"
+                     for h in page["heads"])
+
+
+def weak_copiers(done: dict[str, dict]) -> bool:
+    """Whether every measured induction head is named on under a quarter of the openings."""
+    ind = [h for r in done.values() for h in (r.get("on_the_page") or {}).get("heads", [])
+           if h["kind"] == "induction"]
+    return bool(ind) and all(h["named"] * 4 < h["of"] for h in ind)
+
+
 def _listing(items: list[str]) -> str:
     return ", ".join(items) if items else "none"
 
@@ -84,6 +96,19 @@ def emerged_section(evals: dict[str, dict | None]) -> list[str]:
     if off:
         out += ["**Switching the induction head off** (the best one alone) where one emerged: "
                 f"{_listing(off)}.", ""]
+    page = [f"`{n}` ({on_page_cell(r['on_the_page'])})" for n, r in done.items()
+            if (r.get("on_the_page") or {}).get("heads")]
+    if page:
+        openings = {r["on_the_page"]["openings"] for r in done.values() if r.get("on_the_page")}
+        out += ["**On the page** (what a class sees: the page names a head on one sentence "
+                "only when it clears the bar there and switching it off does its job; counted "
+                f"on the openings, three sentences each, of {' or '.join(map(str, openings))} "
+                "held-out stories, said twice for induction, by `python -m "
+                "explorer.analysis.page_check`): " + _listing(page) + "."
+                + (" None of the induction heads is named on a quarter of them: trained on "
+                   "repeated spans of random tokens, they copy a list of words said twice "
+                   "but hardly a story said twice." if weak_copiers(done) else ""), ""]
+
     def interval(r: dict) -> str:
         lo, hi = r["list_continuation"].get("ci95") or (None, None)
         return f", {lo:.2f}-{hi:.2f}" if lo is not None else ""

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 from explorer.models.checkpoint import sha256_file
-from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE
+from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, read_page
 from explorer.training.zoo_findings import emerged_section, head_cell, lists_cell
 from explorer.training.zoo_plan import planned_names, span_pool
 
@@ -75,6 +75,9 @@ def _eval_for(directory: Path, name: str, card: dict) -> dict | None:
     if result and result.get("weights_sha256", card.get("weights_sha256")) != card.get(
             "weights_sha256"):
         return None
+    page = read_page(directory, name, card.get("weights_sha256"))
+    if result and page:
+        result["on_the_page"] = page
     return result
 
 
@@ -238,6 +241,10 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
         "- `eval/NAME.json`: what `python -m explorer.training.evaluate NAME` measured (for "
         "the other "
         "transformers: the held-out accuracy their trainer measured).",
+        "- `eval/NAME.page.json`: on how many held-out story openings the page itself names "
+        "each of the model's clear heads (`python -m explorer.analysis.page_check NAME`, run "
+        "after the evaluation: the page shows these counts only for the weights they were "
+        "measured on).",
         "- `tokenizer.json`, and `manifest.json`: the sha256 of every weight file and the "
         "tokenizer, checked by the app before it loads anything.",
         "",

@@ -235,7 +235,7 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
     if zoo.get(name) is None:
         return "", []
     found = clear_heads(zoo.evals.get(name))
-    text = summary(name, found, name in zoo.evals)
+    text = summary(name, found, name in zoo.evals, zoo.evals.get(name))
     card = zoo.cards.get(name, {})
     top = span_pool(card)
     if not card.get("training", {}).get("repeat_share"):

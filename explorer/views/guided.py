@@ -25,6 +25,10 @@ STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave t
 REPEAT = ("Mia made a list: spoon lamp sock bread egg coat fork shoe. "
           "She read it again: spoon lamp sock bread egg")
 ORDER = "The dog chased the cat into the garden."
+# Step 1's sentence: the default model's previous-token head is named on it (0.58). On the
+# page's first example it just misses the bar (0.497): that head clears it on about half
+# of held-out story openings (eval/causal-h4-rotary.page.json), and step 1 says so.
+PREVIOUS_WORD = "Tom and Sue went to the park. They played on the swings and then they"
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,9 @@ def steps(evaluation: dict | None) -> list[Step]:
         f"{prev.score:.0%} of its attention on the word just before. The sliders now point "
         "at it: in its large view, the bright cells sit just left of the diagonal. Why "
         "would a model want that? So the next layer knows which word came before each word."
+        + (f" The table names it only where it clears the bar on the sentence itself: it did "
+           f"on {prev.on_page[0]} of {prev.on_page[1]} held-out story openings, so on some "
+           "sentences of your own it will say *no clear pattern*." if prev.on_page else "")
         if prev else
         "This model has no head that clears the bar (half its attention on the previous "
         "word on held-out stories). Look for the head closest to a line just below the "
@@ -76,6 +83,10 @@ def steps(evaluation: dict | None) -> list[Step]:
         f"copy ({ind.score:.0%} on held-out word lists), so the model can guess that what "
         "came next last time comes next again. Its bright stripe runs parallel to the "
         "diagonal, one list-length to the left. The guesses should say **coat**."
+        + (f" It learned to copy from the lists of random words in its training: a story said "
+           f"twice it hardly copies (named on {ind.on_page[0]} of {ind.on_page[1]} held-out "
+           "story openings said twice). Try it: paste a sentence of your own twice."
+           if ind.on_page and ind.on_page[0] * 4 < ind.on_page[1] else "")
         if ind else
         "This model grew no induction head that passes the held-out check, so it cannot "
         "copy the list: its guess is a likely word, not the next one of the list.")
@@ -86,7 +97,7 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Some squares show a bright line just *below* the diagonal. What is such a head "
              "looking at?",
              "At the word just before. " + prev_answer, "explore",
-             {"text": STORY, **at_prev}),
+             {"text": PREVIOUS_WORD, **at_prev}),
         Step("2 · A head that copies",
              "The sentence is a list said twice, cut before its last word. Watch the guesses "
              "and the squares of the last layer.",
