@@ -1,20 +1,24 @@
 """The head-recipe calibration study: curves against tokens seen, from the trainers' cards.
 
+``python -m scripts.study --add RUN_DIR VARIANT`` first adds a finished run: its card, its
+full evaluation and its page counts, measured on its weights, which are not kept.
 ``python -m scripts.study`` reads every card under ``checkpoints/study/`` (one per
-variant, copied there from the run's ``--out`` folder: cards only, no weights), and
-writes ``checkpoints/study/curves.svg`` (six panels: best previous-token head, best
+variant) and writes the figures in ``FIGURES`` (six panels: best previous-token head, best
 induction head, copy gain, held-out loss, share of repeated lists continued, written with
-spaces (the headline) and with commas) and
-``checkpoints/study/README.md`` (the same numbers as a table, with each variant's
-command). Plain SVG, no plotting library: the page and GitHub both show it.
+spaces (the headline) and with commas) and ``checkpoints/study/README.md`` (the same
+numbers as a table, with each variant's command, then each fully evaluated run). Plain
+SVG, no plotting library: the page and GitHub both show it.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from html import escape
 from pathlib import Path
 
+from explorer.models.zoo import PAGE_SUFFIX, read_page
 from explorer.training.zoo_index import write_index
 from explorer.training.zoo_plan import span_pool
 
@@ -106,8 +110,10 @@ def svg(cards: dict[str, dict]) -> str:
 
 # --- the full evaluation of each saved run ---------------------------------------------------
 
-RECIPE_F = {"seed": 0, "repeat_share": 0.25, "repeat_top": 4096, "probe_share": 0.1,
-            "lr": 0.002, "tokens": 12_000_000}
+RECIPE_F = {"seed": 0, "repeat_share": 0.25, "repeat_kind": "frequent", "repeat_max": 32,
+            "repeat_top": 4096, "probe_share": 0.1, "lr": 0.002, "tokens": 12_000_000}
+# what a card without the key was trained with (the trainer's defaults then)
+OLD_DEFAULTS = {"repeat_top": 2000, "repeat_kind": "frequent", "repeat_max": 32}
 # the seed-0 zoo models the study's runs are compared with
 ZOO_ROWS = ("causal-h4-learned", "causal-h4-alibi", "causal-h4-sinusoidal", "causal-h4-none",
             "causal-h1-learned", "bidir-h4-rotary")
@@ -117,7 +123,7 @@ def differs(card: dict) -> str:
     """What this run changed from the zoo's recipe F (seed 0, on one CPU core)."""
     t, out = card["training"], []
     for key, want in RECIPE_F.items():
-        got = t.get(key, 2000 if key == "repeat_top" else None)
+        got = t.get(key, OLD_DEFAULTS.get(key))
         if got != want:
             out.append(f"{key.replace('_', ' ')} {got:g}" if isinstance(got, float)
                        else f"{key.replace('_', ' ')} {got:,}")
@@ -134,7 +140,17 @@ def eval_row(name: str, card: dict, r: dict) -> str:
             f"{r['loss']['val_loss']:.3f} | {heads[0]['best']['score']:.2f} | "
             f"{heads[1]['best']['score']:.2f} | {heads[1]['copy_gain_nats']:.1f} | "
             f"{lists.get('continued', '-')}/{lists.get('lists', '-')} | "
-            f"{agree.get('accuracy', float('nan')):.2f} |")
+            f"{agree.get('accuracy', float('nan')):.2f} | {page_cell(r)} |")
+
+
+def page_cell(r: dict) -> str:
+    """How often the page names each clear head on 100 held-out story openings (said twice
+    for induction): ``explorer.analysis.page_check``; "-" where not measured."""
+    page = r.get("on_the_page")
+    if not page:
+        return "-"
+    cells = [f"{h['kind']} {h['named']}/{h['of']}" for h in page["heads"]]
+    return ", ".join(cells) or "no clear head"
 
 
 def eval_table(cards: dict[str, dict], evals: dict[str, dict]) -> list[str]:
@@ -145,18 +161,22 @@ def eval_table(cards: dict[str, dict], evals: dict[str, dict]) -> list[str]:
              "each run's saved weights; the weights are not kept, `eval/` holds the results): "
              "the best previous-token and induction heads, the copy gain in nats, the share of "
              "192 repeated lists whose seventh word is the top guess, and subject-verb "
-             "agreement. \"zoo\" rows are the shipped seed-0 models, for comparison. Runs on "
+             "agreement; *on the page*: on how many of 100 held-out story openings the page "
+             "itself names each clear head (said twice for induction; `python -m "
+             "explorer.analysis.page_check`), measured for the later runs only. "
+             "\"zoo\" rows are the shipped seed-0 models, for comparison. Runs on "
              "a GPU were 12 at once on an H100, fp32.", "",
              "| run | heads | positions | differs from recipe F | held-out loss | "
-             "previous-token | induction | copy gain | lists | agreement |",
-             "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "previous-token | induction | copy gain | lists | agreement | on the page |",
+             "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     runs = {n: (cards[n], evals[n]) for n in evals if n in cards}
     zoo = ROOT / "checkpoints"
     for name in ZOO_ROWS:
         card_path, eval_path = zoo / f"{name}.json", zoo / "eval" / f"{name}.json"
         if card_path.exists() and eval_path.exists():
-            runs[f"zoo {name}"] = (json.loads(card_path.read_text()),
-                                   json.loads(eval_path.read_text()))
+            card, r = json.loads(card_path.read_text()), json.loads(eval_path.read_text())
+            page = read_page(zoo, name, card["weights_sha256"])
+            runs[f"zoo {name}"] = (card, {**r, "on_the_page": page} if page else r)
     lines += [eval_row(n, c, r) for n, (c, r) in runs.items() if r["objective"] != "masked-word"]
     masked = {n: cr for n, cr in runs.items() if cr[1]["objective"] == "masked-word"}
     if masked:
@@ -231,7 +251,34 @@ def study_cards() -> dict[str, dict]:
     return {p.stem: json.loads(p.read_text()) for p in sorted(STUDY.glob("*.json"))}
 
 
+def add_run(run_dir: Path, variant: str) -> None:
+    """Copy a finished run's card into the study as ``VARIANT.json`` and write its full
+    evaluation (``eval/VARIANT.json``) and page counts (``eval/VARIANT.page.json``), measured
+    on the run's saved weights, which are not kept."""
+    from explorer.analysis.page_check import measure
+    from explorer.models.checkpoint import load_model
+    from explorer.models.tokenizer import Tokenizer
+    from explorer.training.evaluate import evaluate_model
+
+    (card_path,) = [p for p in run_dir.glob("*.json") if p.stem != "tokenizer"]
+    name = card_path.stem
+    tokenizer = ROOT / "checkpoints" / "tokenizer.json"
+    shutil.copy(tokenizer, run_dir / "tokenizer.json")  # evaluate_model reads it beside
+    result = evaluate_model(name, run_dir)
+    card = json.loads(card_path.read_text())
+    model = load_model(run_dir / f"{name}.safetensors")
+    page = measure(model, Tokenizer.load(tokenizer), card, result)
+    (STUDY / "eval").mkdir(exist_ok=True)
+    for path, data in ((STUDY / f"{variant}.json", card),
+                       (STUDY / "eval" / f"{variant}.json", result),
+                       (STUDY / "eval" / f"{variant}{PAGE_SUFFIX}", page)):
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {path}")
+
+
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--add":  # --add RUN_DIR VARIANT
+        add_run(Path(sys.argv[2]), sys.argv[3])
     cards = study_cards()
     if not cards:
         raise SystemExit(f"no study cards in {STUDY}")
@@ -250,7 +297,15 @@ def render(cards: dict[str, dict]) -> dict[str, str]:
     out = {figure: svg({n: cards[n] for n in names if n in cards})
            for figure, names in FIGURES.items()}
     curves = {n: c for n, c in cards.items() if any(n in names for names in FIGURES.values())}
-    evals = {p.stem: json.loads(p.read_text()) for p in sorted((STUDY / "eval").glob("*.json"))}
+    evals, pages = {}, {}
+    for p in sorted((STUDY / "eval").glob("*.json")):
+        if p.name.endswith(PAGE_SUFFIX):
+            pages[p.name[:-len(PAGE_SUFFIX)]] = json.loads(p.read_text())
+        else:
+            evals[p.stem] = json.loads(p.read_text())
+    for name, r in evals.items():
+        if name in pages:
+            r["on_the_page"] = pages[name]
     out["README.md"] = (readme(curves, "") + "\n" + "\n".join(eval_table(cards, evals))
                         + "\n\n" + notes.strip() + "\n")
     return out

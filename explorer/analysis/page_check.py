@@ -90,6 +90,14 @@ def page_counts(model: Transformer, tok: Tokenizer, texts: Sequence[str],
             for i, h in enumerate(heads)]
 
 
+def measure(model: Transformer, tok: Tokenizer, card: dict, evaluation: dict,
+            corpus: Path = DEFAULT_CORPUS) -> dict:
+    """Counts for the clear heads of ``evaluation`` on the openings ``card`` held out."""
+    texts = held_out_openings(card, corpus)
+    return {"openings": len(texts), "sentences_each": SENTENCES,
+            "heads": page_counts(model, tok, texts, clear_heads(evaluation))}
+
+
 def check_model(name: str, zoo: Zoo, tok: Tokenizer, directory: Path = CHECKPOINT_DIR,
                 corpus: Path = DEFAULT_CORPUS) -> dict:
     """The ``NAME.page.json`` dict of one evaluated model of ``zoo``."""
@@ -97,14 +105,9 @@ def check_model(name: str, zoo: Zoo, tok: Tokenizer, directory: Path = CHECKPOIN
     if model is None or evaluation is None:
         raise SystemExit(f"{name}: needs its checkpoint and a current evaluation "
                          f"(python -m explorer.training.evaluate {name})")
-    texts = held_out_openings(zoo.cards[name], corpus)
-    return {
-        "name": name,
-        "weights_sha256": sha256_file(directory / f"{name}.safetensors"),
-        "openings": len(texts),
-        "sentences_each": SENTENCES,
-        "heads": page_counts(model, tok, texts, clear_heads(evaluation)),
-    }
+    return {"name": name,
+            "weights_sha256": sha256_file(directory / f"{name}.safetensors"),
+            **measure(model, tok, zoo.cards[name], evaluation, corpus)}
 
 
 def write_check(result: dict, directory: Path = CHECKPOINT_DIR) -> Path:
