@@ -42,6 +42,7 @@ FIGURES = {  # one figure per round of the study, so each has few enough lines t
                    "F-any-token"),
     "curves-any-token.svg": ("F-any-token", "G-share-half", "H-share-eighth", "I-no-probes",
                              "J-lr-half", "K-budget-6M"),
+    "curves-mixed.svg": ("F-any-token", "G-share-half", "M-mixed-half", "N-mixed-long"),
 }
 
 
@@ -125,8 +126,9 @@ def differs(card: dict) -> str:
     for key, want in RECIPE_F.items():
         got = t.get(key, OLD_DEFAULTS.get(key))
         if got != want:
-            out.append(f"{key.replace('_', ' ')} {got:g}" if isinstance(got, float)
-                       else f"{key.replace('_', ' ')} {got:,}")
+            value = (f"{got:g}" if isinstance(got, float)
+                     else f"{got:,}" if isinstance(got, int) else str(got))
+            out.append(f"{key.replace('_', ' ')} {value}")
     if str(card.get("device", "cpu")).startswith("cuda"):
         out.append("GPU")
     return ", ".join(out) or "(recipe F)"
