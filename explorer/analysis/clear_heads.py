@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 _LABEL = re.compile(r"^L(\d{1,2}) H(\d{1,2}) · ")  # (a request may send anything)
+_NAME = re.compile(r"^causal-h(\d+)-(\w+)$")  # next-word models: heads, positions
 
 
 @dataclass(frozen=True)
@@ -80,19 +81,38 @@ def on_page_sentence(heads: list[ClearHead], lists: dict | None = None) -> str:
     return text
 
 
+def _and(items: list) -> str:
+    """[1, 2, 4] -> "1, 2 and 4"."""
+    words = [str(i) for i in items]
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]]))
+
+
+def copying_models(evals: dict[str, dict]) -> dict[str, list[int]]:
+    """Positional encoding -> head counts of the next-word models in ``evals`` (name ->
+    ``eval/NAME.json``) with a clear induction head, e.g. ``{"rotary": [1, 2, 4, 8]}``."""
+    found: dict[str, list[int]] = {}
+    for name, result in sorted(evals.items()):
+        m = _NAME.match(name)
+        if m and any(h.kind == "induction" for h in clear_heads(result)):
+            found.setdefault(m[2], []).append(int(m[1]))
+    return {pos: sorted(counts) for pos, counts in sorted(found.items())}
+
+
 def summary(name: str, heads: list[ClearHead], evaluated: bool,
-            evaluation: dict | None = None) -> str:
+            evaluation: dict | None = None, copiers: dict[str, list[int]] | None = None) -> str:
     """One plain sentence for the page (Markdown, no user text); ``evaluation`` (the
-    model's ``eval/NAME.json``) adds its list check to what the page counts say."""
+    model's ``eval/NAME.json``) adds its list check to what the page counts say, and
+    ``copiers`` (:func:`copying_models` of the zoo) where to look when a model has none."""
     if not evaluated:
         return (f"**{name}** has not been evaluated yet "
                 f"(`python -m explorer.training.evaluate {name}`).")
     if not heads:
+        where = "; ".join(f"**{pos}** ({_and(counts)} head{'s' if counts != [1] else ''})"
+                          for pos, counts in (copiers or {}).items())
         return (f"**{name}**: no head passed the held-out checks (previous-token ≥ 0.5, "
                 "induction ≥ 0.3 with a copy gain ≥ 1 nat). Whether such heads grow depends on "
-                "the knobs: trained the same way, every rotary model grew an induction head, "
-                "and no model with another positional encoding did"
-                + (": pick **rotary** to compare." if not name.endswith("-rotary") else "."))
+                "the knobs" + (f": in this zoo the models with an induction head are {where}; "
+                               "pick one to compare." if where else "."))
     items = ", ".join(h.label for h in heads)
     return (f"**Clear heads in {name}** (measured on held-out text, not on your sentence): "
             f"{items}. Pick one to open it large."

@@ -44,6 +44,7 @@ from explorer.training.zoo_plan import (  # noqa: F401 (planned_names: the CLI's
     DEFAULT_SNAPSHOTS,
     RECIPE,
     SIZE,
+    on_recipe,
     planned_names,
 )
 
@@ -117,14 +118,10 @@ def is_current(name: str, tokens: str, directory: Path = CHECKPOINT_DIR) -> bool
     """The card says this model was trained with ``RECIPE`` and ``tokens``."""
     try:
         card = json.loads((directory / f"{name}.json").read_text())
-        t = card["training"]
-    except (OSError, ValueError, KeyError):
+        seen = card["training"]["tokens"]
+    except (OSError, ValueError, KeyError, TypeError):
         return False
-    want = {"tokens": int(tokens), "batch_size": int(RECIPE["--batch-size"]),
-            "repeat_share": float(RECIPE["--repeat-share"]),
-            "repeat_kind": RECIPE["--repeat-kind"],
-            "repeat_top": int(RECIPE["--repeat-top"])}
-    return all(t.get(k) == v for k, v in want.items())
+    return seen == int(tokens) and on_recipe(card)
 
 
 def status(name: str, tokens: str = BUDGET) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from explorer.models.checkpoint import sha256_file
 from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, read_page
 from explorer.training.zoo_findings import emerged_section, head_cell, lists_cell
-from explorer.training.zoo_plan import planned_names, span_pool
+from explorer.training.zoo_plan import SPAN_WORDS, planned_names, span_pool
 
 MB = 1_000_000
 
@@ -172,8 +172,10 @@ def recipe(card: dict) -> str:
         return "plain"
     # the span pool: a model copies only the tokens it was trained to copy (study F)
     top = span_pool(card)
-    pool = "any token" if top is None else f"top {top:,} tokens"
-    return f"{t['repeat_share']:.0%} repeats of {pool}"
+    kind = t.get("repeat_kind", "frequent")
+    return (f"{t['repeat_share']:.0%} repeats: {SPAN_WORDS.get(kind, kind)}, "
+            f"≤ {t.get('repeat_max', 32)} tokens" + ("" if top is None else
+                                                       f", of the top {top:,}"))
 
 
 def table(cards: dict[str, dict], evals: dict[str, dict | None]) -> list[str]:
@@ -315,14 +317,21 @@ TRIED = [
     "(118 of 137 lists) and never when it was rarer (0 of 55: sock, shoe, jacket, ...): a "
     "model copies only the tokens it was trained to copy. Spans of any token (recipe F) "
     "continue 183 of 192 lists, with a better held-out loss (`python -m "
-    "scripts.list_misses`). Every model is trained with F at one common budget of 12M "
-    "tokens; the table's *recipe* column says which span pool each model was trained with. "
-    "The price: with F only the rotary models grow an induction head, where A also gave "
-    "one to the 1-head learned and sinusoidal models.",
+    "scripts.list_misses`). With F only the rotary models grew an induction head, where A "
+    "also gave one to the 1-head learned and sinusoidal models.",
     "- **Half the rows repeated (study G).** Stronger again: the default model's induction "
     "head 0.69 (F 0.53), 189 of 192 lists, and induction heads in the 4-head learned and "
-    "ALiBi models (two seeds each), which F never grew. Measured after the zoo was whole on "
-    "F; the next retraining's recipe (`study/NOTES.md`, round two).",
+    "ALiBi models (two seeds each), which F never grew (`study/NOTES.md`, round two).",
+    "- **What a class sees (study N).** On its own sentences the page names a head only "
+    "where it clears the bar on that sentence and switching it off does its job. With F the "
+    "default model's previous-token head was named on 52 of 100 held-out story openings and "
+    "its induction head on none said twice: trained on repeats of random tokens of at most "
+    "32, it copied lists but not a story, and nothing further back than 32 tokens "
+    "(`python -m explorer.analysis.page_check`, `python -m scripts.copy_reach`). Recipe N "
+    "repeats a span in half the rows, by a coin flip random tokens or the row's own text, "
+    "up to 60 tokens: 95 and 86 of 100, 192 of 192 lists, at 0.07 nats of held-out story "
+    "loss. N is the zoo's recipe now; the table's *recipe* column says which recipe each "
+    "model was trained with (`study/NOTES.md`, round three).",
     ""]
 
 

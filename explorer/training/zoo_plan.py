@@ -15,8 +15,14 @@ OTHER_HEADS = (1, 2, 8)
 SIZE = {"--d-model": "128", "--layers": "4", "--d-ff": "512", "--ctx": "128"}
 # The head recipe chosen by the study (checkpoints/study/README.md), spelled out so each
 # card's command rebuilds its model even if the trainer's defaults change later.
-RECIPE = {"--batch-size": "8", "--lr": "0.002", "--repeat-share": "0.25",
-          "--repeat-kind": "frequent", "--repeat-min": "8", "--repeat-max": "32",
+RECIPE = {"--batch-size": "8", "--lr": "0.002",
+          # half the rows repeat a span (study variant N): by a coin flip the row's own text
+          # or tokens drawn from the pool, so the copying head also copies a story said twice
+          # (F, random spans only: on 0 of 100 held-out openings said twice; N: 86)
+          "--repeat-share": "0.5", "--repeat-kind": "mixed",
+          # spans up to 60 tokens: a head trained on repeats of at most 32 could not reach
+          # further back than that (scripts/copy_reach.py)
+          "--repeat-min": "8", "--repeat-max": "60",
           # the span pool is every token the tokenizer has (4096): a pool of the 2,000 most
           # frequent left a model unable to copy any rarer word (study variant F)
           "--repeat-top": "4096",
@@ -24,6 +30,30 @@ RECIPE = {"--batch-size": "8", "--lr": "0.002", "--repeat-share": "0.25",
 BUDGET = "12000000"  # tokens per model: the common budget, so a comparison isolates one knob
 DEFAULT_SNAPSHOTS = 10  # only the default model gets "watch attention emerge" snapshots
 RECIPE_A_POOL = 2000  # recipe A's span pool (the trainer's default), for cards without one
+
+
+def on_recipe(card: dict) -> bool:
+    """Whether a card's training used ``RECIPE`` (the budget is checked by the builder)."""
+    t = card.get("training", {})
+    want = {"batch_size": int(RECIPE["--batch-size"]),
+            "repeat_share": float(RECIPE["--repeat-share"]),
+            "repeat_kind": RECIPE["--repeat-kind"], "repeat_max": int(RECIPE["--repeat-max"]),
+            "repeat_top": int(RECIPE["--repeat-top"])}
+    return all(t.get(k) == v for k, v in want.items())
+
+
+SPAN_WORDS = {"frequent": "random tokens", "words": "random words", "text": "its own text",
+              "lists": "word lists", "mixed": "random tokens or its own text"}
+
+
+def recipe_words(training: dict | None = None) -> str:
+    """The repeats of a card's ``training`` (default: ``RECIPE``'s) in plain words."""
+    t = training or {"repeat_share": float(RECIPE["--repeat-share"]),
+                     "repeat_kind": RECIPE["--repeat-kind"],
+                     "repeat_max": int(RECIPE["--repeat-max"])}
+    kind = t.get("repeat_kind", "frequent")
+    return (f"{t['repeat_share']:.0%} of the rows repeat a span of "
+            f"{SPAN_WORDS.get(kind, kind)}, up to {t.get('repeat_max', 32)} tokens")
 
 
 def span_pool(card: dict) -> int | None:

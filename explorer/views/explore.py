@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from explorer.analysis.clear_heads import clear_heads, parse_label, summary
+from explorer.analysis.clear_heads import clear_heads, copying_models, parse_label, summary
 from explorer.analysis.head_labels import NO_PATTERN, PLAIN, HeadLabels, label_heads
 from explorer.analysis.head_stats import EXPLANATIONS, HeadStats, classify
 from explorer.analysis.run import Analysis, analyse, plural
@@ -26,7 +26,7 @@ from explorer.figures.plotly_json import plot_value
 from explorer.figures.predictions import predictions_bar, predictions_bar_spec
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
-from explorer.training.zoo_plan import span_pool
+from explorer.training.zoo_plan import on_recipe, recipe_words, span_pool
 from explorer.views.controls import EMPTY_STATE, Controls
 
 
@@ -235,7 +235,8 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
     if zoo.get(name) is None:
         return "", []
     found = clear_heads(zoo.evals.get(name))
-    text = summary(name, found, name in zoo.evals, zoo.evals.get(name))
+    text = summary(name, found, name in zoo.evals, zoo.evals.get(name),
+                   copying_models(zoo.evals))
     card = zoo.cards.get(name, {})
     top = span_pool(card)
     if not card.get("training", {}).get("repeat_share"):
@@ -247,6 +248,12 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
         text += (" ⚠️ Trained with the earlier recipe, whose repeated spans used only the "
                  f"{top:,} most frequent tokens: it cannot copy "
                  "rarer words (sock, shoe, jacket), and comparing it with the default model "
+                 "changes the recipe too. Not yet retrained (`python -m "
+                 "explorer.training.zoo_build`).")
+    elif not on_recipe(card):
+        # recipe F: random spans only, so its copying head copies lists, not stories
+        text += (f" ⚠️ Trained with an earlier recipe ({recipe_words(card['training'])}; "
+                 f"now {recipe_words()}): comparing it with a model on the current recipe "
                  "changes the recipe too. Not yet retrained (`python -m "
                  "explorer.training.zoo_build`).")
     return text, [h.label for h in found]

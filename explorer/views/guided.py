@@ -25,10 +25,6 @@ STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave t
 REPEAT = ("Mia made a list: spoon lamp sock bread egg coat fork shoe. "
           "She read it again: spoon lamp sock bread egg")
 ORDER = "The dog chased the cat into the garden."
-# Step 1's sentence: the default model's previous-token head is named on it (0.58). On the
-# page's first example it just misses the bar (0.497): that head clears it on about half
-# of held-out story openings (eval/causal-h4-rotary.page.json), and step 1 says so.
-PREVIOUS_WORD = "Tom and Sue went to the park. They played on the swings and then they"
 
 
 @dataclass(frozen=True)
@@ -52,6 +48,19 @@ DEFAULTS = {"objective": "next word (causal)", "heads": 4, "pos": "rotary",
 
 def _find(heads: list[ClearHead], kind: str) -> ClearHead | None:
     return next((h for h in heads if h.kind == kind), None)
+
+
+def _copies_stories(ind: ClearHead) -> str:
+    """What the page counts say of the copying head on stories said twice, if measured."""
+    if not ind.on_page:
+        return ""
+    named, of = ind.on_page
+    if named * 4 < of:
+        return (" It learned to copy from the lists of random words in its training: a story "
+                f"said twice it hardly copies (named on {named} of {of} held-out story "
+                "openings said twice). Try it: paste a sentence of your own twice.")
+    return (f" It copies more than lists: on {named} of {of} held-out story openings said "
+            "twice the page names it. Try it: paste a sentence of your own twice.")
 
 
 def default_path(zoo: Zoo) -> list[Step]:
@@ -83,13 +92,20 @@ def steps(evaluation: dict | None) -> list[Step]:
         f"copy ({ind.score:.0%} on held-out word lists), so the model can guess that what "
         "came next last time comes next again. Its bright stripe runs parallel to the "
         "diagonal, one list-length to the left. The guesses should say **coat**."
-        + (f" It learned to copy from the lists of random words in its training: a story said "
-           f"twice it hardly copies (named on {ind.on_page[0]} of {ind.on_page[1]} held-out "
-           "story openings said twice). Try it: paste a sentence of your own twice."
-           if ind.on_page and ind.on_page[0] * 4 < ind.on_page[1] else "")
+        + _copies_stories(ind)
         if ind else
         "This model grew no induction head that passes the held-out check, so it cannot "
         "copy the list: its guess is a likely word, not the next one of the list.")
+    mask_answer = (
+        f"And the sentence gets *easier*: open **Ablate**, whose loss follows the knobs, and "
+        f"it is lower with the mask off. The copying head, **L{ind.layer} H{ind.head}**, looks "
+        "for what came after the current word; with the mask off, that is the very next "
+        "word, in plain view, and it copies it (switch it off there and the advantage goes). "
+        "That is why a model is trained with the mask: otherwise it would learn to read the "
+        "answer instead of predicting it."
+        if ind else
+        "The guesses get worse, because the model was never trained to cope with seeing what "
+        "comes next: during training the answer would have been in plain view.")
     return [
         Step("1 · Every head at once",
              "The grid shows every head of every layer: in each square, row *i* is word *i* "
@@ -97,7 +113,7 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Some squares show a bright line just *below* the diagonal. What is such a head "
              "looking at?",
              "At the word just before. " + prev_answer, "explore",
-             {"text": PREVIOUS_WORD, **at_prev}),
+             {"text": STORY, **at_prev}),
         Step("2 · A head that copies",
              "The sentence is a list said twice, cut before its last word. Watch the guesses "
              "and the squares of the last layer.",
@@ -117,11 +133,10 @@ def steps(evaluation: dict | None) -> list[Step]:
         Step("4 · Turn the mask off",
              "The *causal mask* stops each word from looking at later words. Set **Causal "
              "mask** to *off* (done for you).",
-             "What appears in the squares, and what happens to the guesses?",
-             "Weight appears *above* the diagonal: words now see the future. The guesses get "
-             "worse, because the model was never trained to cope with seeing what comes "
-             "next: during training the answer would have been in plain view.", "explore",
-             {"text": STORY, "mask": "off"}),
+             "What appears in the squares? Will the model find the words of this sentence "
+             "easier or harder to guess?",
+             "Weight appears *above* the diagonal: words now see the future. " + mask_answer,
+             "explore", {"text": STORY, "mask": "off"}),
         Step("5 · No positional encoding",
              "Pick **Positional encoding: none** and open **Positional encodings**, then "
              "try its shuffle test.",

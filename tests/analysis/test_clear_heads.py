@@ -5,7 +5,13 @@ import json
 
 import pytest
 
-from explorer.analysis.clear_heads import ClearHead, clear_heads, parse_label, summary
+from explorer.analysis.clear_heads import (
+    ClearHead,
+    clear_heads,
+    copying_models,
+    parse_label,
+    summary,
+)
 from explorer.models.zoo import read_eval
 from explorer.training.zoo_plan import span_pool
 from explorer.views.explore import clear_heads_view, open_clear_head
@@ -69,16 +75,20 @@ def test_the_pointer_for_the_shipped_zoo(resources):
     assert clear_heads_view(zoo, "next word (causal)", "four", "rotary")[1] == []
 
 
-def test_the_summary_of_a_model_without_heads_holds_for_the_shipped_zoo(resources):
-    """The sentence a model without named heads shows says which ones have them: every
-    rotary model an induction head, no other encoding one. The shipped evaluations agree."""
+def test_the_summary_of_a_model_without_heads_says_which_models_have_one(resources):
+    """The sentence a model without named heads shows points at the models of this zoo
+    whose evaluation found an induction head, by encoding and head count."""
     tok, zoo = resources
-    assert "every rotary model grew an induction head" in summary("causal-h1-none", [], True)
-    causal = [n for n in zoo.evals if n.startswith("causal")]
-    assert len(causal) == 20
-    for name in causal:
-        kinds = {h.kind for h in clear_heads(zoo.evals[name])}
-        assert ("induction" in kinds) == name.endswith("-rotary"), (name, kinds)
+    copiers = copying_models(zoo.evals)
+    for name, result in zoo.evals.items():
+        if name.startswith("causal") and any(h.kind == "induction" for h in clear_heads(result)):
+            heads, pos = name.split("-")[1][1:], name.split("-")[2]
+            assert int(heads) in copiers[pos], name
+    assert "rotary" in copiers  # the default model has one
+    text = summary("causal-h2-none", [], True, None, {"learned": [1], "rotary": [1, 2, 4]})
+    assert ("in this zoo the models with an induction head are **learned** (1 head); "
+            "**rotary** (1, 2 and 4 heads); pick one to compare.") in text
+    assert summary("causal-h1-none", [], True, None, {}).endswith("depends on the knobs.")
 
 
 def with_training(zoo, monkeypatch, name: str, **training) -> None:
@@ -104,3 +114,18 @@ def test_a_model_from_the_earlier_recipe_says_so(resources, monkeypatch):
     with_training(zoo, monkeypatch, "causal-h8-learned", repeat_top=2000)
     text = clear_heads_view(zoo, "next word (causal)", 8, "learned")[0]
     assert "earlier recipe" in text and "2,000 most frequent" in text
+
+
+def test_a_model_on_recipe_f_says_what_its_repeats_were(resources, monkeypatch):
+    """Recipe F repeated random tokens only, up to 32: its copying head copies lists, not a
+    story said twice. During a retraining such a model says which recipe it has."""
+    tok, zoo = resources
+    with_training(zoo, monkeypatch, "causal-h8-learned", repeat_share=0.25,
+                  repeat_kind="frequent", repeat_max=32, repeat_top=4096)
+    text = clear_heads_view(zoo, "next word (causal)", 8, "learned")[0]
+    assert ("earlier recipe (25% of the rows repeat a span of random tokens, up to 32 tokens; "
+            "now 50% of the rows repeat a span of random tokens or its own text, up to 60 "
+            "tokens)") in text
+    with_training(zoo, monkeypatch, "causal-h8-learned", repeat_share=0.5, repeat_kind="mixed",
+                  repeat_max=60, repeat_top=4096, batch_size=8)
+    assert "earlier recipe" not in clear_heads_view(zoo, "next word (causal)", 8, "learned")[0]

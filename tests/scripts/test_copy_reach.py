@@ -1,12 +1,12 @@
-"""The copy-reach script on the shipped default model: its induction head copies a short
-list of words said twice and fades on a list longer than any repeat it was trained on."""
+"""The copy-reach script on the shipped default model: its induction head copies a list of
+words said twice, short or as long as its longest training repeats (60 tokens)."""
 
 import numpy as np
 
 from scripts.copy_reach import reach
 
 
-def test_the_default_models_copying_fades_past_its_training_spans(resources):
+def test_the_default_models_copying_reaches_as_far_as_its_training_repeats(resources):
     tok, zoo = resources
     model = zoo.get("causal-h4-rotary")
     best = zoo.evals["causal-h4-rotary"]["induction"]["random_repeat"]["best"]
@@ -16,6 +16,7 @@ def test_the_default_models_copying_fades_past_its_training_spans(resources):
     rng = np.random.default_rng(0)
     short = reach(model, [rng.choice(words, 16, replace=False).tolist() for _ in range(6)])
     long = reach(model, [rng.choice(words, 60, replace=False).tolist() for _ in range(6)])
-    assert short[1] == f"L{best['layer']}H{best['head']}"
-    assert short[0] >= 0.3 and short[2] > 1.0  # a head on the copy target, and it copies
-    assert long[0] < short[0] / 2  # 60 words: past the 8-32-token repeats it trained on
+    assert short[1] == long[1] == f"L{best['layer']}H{best['head']}"
+    assert short[0] >= 0.5 and short[2] > 3.0  # a head on the copy target, and it copies
+    # 60 words back: recipe F's head (repeats of at most 32) fell to 0.12 here
+    assert long[0] >= 0.5 and long[2] > 3.0

@@ -42,19 +42,23 @@ def test_trainer_arguments_build_the_named_model(name):
     assert args.tokens == 2_000_000 and args.threads == 1 and not args.resume
     assert args.snapshots == (zoo_build.DEFAULT_SNAPSHOTS if name == "causal-h4-rotary" else 0)
     # the study's recipe, spelled out in the command each card records
-    assert (args.batch_size, args.repeat_share, args.repeat_kind, args.repeat_top,
-            args.track_every) == (8, 0.25, "frequent", 4096, 500)
+    assert (args.batch_size, args.repeat_share, args.repeat_kind, args.repeat_max,
+            args.repeat_top, args.track_every) == (8, 0.5, "mixed", 60, 4096, 500)
     assert parse_args(zoo_build.train_argv(name, "1000", 1, resume=True)).resume
 
 
 def test_a_model_from_another_recipe_or_budget_is_retrained(tmp_path):
     import json
 
-    card = {"training": {"tokens": 12_000_000, "batch_size": 8, "repeat_share": 0.25,
-                         "repeat_kind": "frequent", "repeat_top": 4096}}
+    card = {"training": {"tokens": 12_000_000, "batch_size": 8, "repeat_share": 0.5,
+                         "repeat_kind": "mixed", "repeat_max": 60, "repeat_top": 4096}}
     (tmp_path / "m.json").write_text(json.dumps(card))
     assert zoo_build.is_current("m", "12000000", tmp_path)
     assert not zoo_build.is_current("m", "2000000", tmp_path)
+    f = {**card["training"], "repeat_share": 0.25, "repeat_kind": "frequent", "repeat_max": 32}
+    (tmp_path / "m.json").write_text(json.dumps({"training": f}))  # recipe F: random spans
+    assert not zoo_build.is_current("m", "12000000", tmp_path)
+    (tmp_path / "m.json").write_text(json.dumps(card))
     card["training"]["repeat_top"] = 2000  # recipe A: spans of the 2,000 commonest tokens
     (tmp_path / "m.json").write_text(json.dumps(card))
     assert not zoo_build.is_current("m", "12000000", tmp_path)

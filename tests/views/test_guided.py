@@ -65,7 +65,7 @@ def test_the_knob_steps_hold_on_the_shipped_default_model(resources):
     """Step 3: the induction head and the previous-token head top the ablation ranking on
     the list (the circuit needs both; which of the two is first differs between trainings).
     Step 4: the mask
-    off makes the sentence harder to predict. Step 6: no scaling sharpens the heads."""
+    off lets the copying head read the next word. Step 6: no scaling sharpens the heads."""
     from explorer.analysis.losses import loss_spec, spec_loss
     from explorer.analysis.run import analyse
     from explorer.models.settings import AttentionSettings
@@ -80,9 +80,15 @@ def test_the_knob_steps_hold_on_the_shipped_default_model(resources):
     assert {(r.layer, r.head) for r in top} == {(ind["layer"], ind["head"]),
                                                (prev["layer"], prev["head"])}
 
+    # step 4: with the mask off the copying head reads the next word, so the sentence gets
+    # easier, and switching that head off as well takes the advantage away
     story = tok.encode(path[3].controls()["text"])
     spec = loss_spec(story, True, tok.mask_id)
-    assert spec_loss(model, spec, AttentionSettings(causal=False)) > spec_loss(model, spec) + 0.1
+    off = AttentionSettings(causal=False)
+    assert spec_loss(model, spec, off) < spec_loss(model, spec) - 0.1
+    no_copy = AttentionSettings(causal=False, head_mask=((ind["layer"], ind["head"]),))
+    assert spec_loss(model, spec, no_copy) > spec_loss(model, spec, off) + 0.3
+    assert f"L{ind['layer']} H{ind['head']}" in path[3].answer
 
     text = path[5].controls()["text"]
     plain, unscaled = analyse(model, tok, text), analyse(model, tok, text,
