@@ -136,7 +136,7 @@ def steps(evaluation: dict | None) -> list[Step]:
              "What appears in the squares? Will the model find the words of this sentence "
              "easier or harder to guess?",
              "Weight appears *above* the diagonal: words now see the future. " + mask_answer,
-             "explore", {"text": STORY, "mask": "off"}),
+             "explore", {"text": STORY, "mask": "off", **at_ind}),  # the copying head large
         Step("5 · No positional encoding",
              "Pick **Positional encoding: none** and open **Positional encodings**, then "
              "try its shuffle test.",
