@@ -21,6 +21,7 @@ import torch
 
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
+from explorer.views.explore import first_head as explore_first_head
 from ui import (
     ablate_tab,
     classify_tab,
@@ -110,7 +111,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
         text = build_sentence()
         with gr.Row(equal_height=False, elem_id="main-row"):
             with gr.Column(scale=1, min_width=280, elem_id="controls"):
-                panel = build_knobs(text)
+                panel = build_knobs(text, explore_first_head(zoo))  # a named head, large
             with (gr.Column(scale=3, min_width=320, elem_id="views"),
                   gr.Tabs(elem_id="tabs", overflow_behavior="wrap")):
                 tabs = {}

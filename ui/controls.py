@@ -144,8 +144,9 @@ def head_slider(n_heads, head=0, set_value: bool = False) -> gr.Slider:
     return gr.Slider(maximum=max(n - 1, 1), value=min(max(h, 0), n - 1), interactive=n > 1)
 
 
-def build_knobs(text: gr.Textbox) -> Panel:
-    """The knobs column; ``text`` is the sentence box they share with every view."""
+def build_knobs(text: gr.Textbox, first: tuple[int, int] = (0, 0)) -> Panel:
+    """The knobs column; ``text`` is the sentence box they share with every view, ``first``
+    the (layer, head) drawn large when the page opens."""
     with gr.Accordion("Knobs", open=True):
         # Which knobs apply to the open view (static/live.js writes it; empty: all do).
         gr.HTML('<div class="ae-knob-note" aria-live="polite" hidden></div>',
@@ -163,10 +164,10 @@ def build_knobs(text: gr.Textbox) -> Panel:
         temperature = gr.Slider(*TEMPERATURE_RANGE, value=1.0, step=0.05, label="Temperature",
                                 info=HELP["temperature"], elem_id="temperature")
         with gr.Row():
-            layer = gr.Slider(0, 3, value=0, step=1, label="Layer", elem_id="layer")
+            layer = gr.Slider(0, 3, value=first[0], step=1, label="Layer", elem_id="layer")
             # Declared for the largest model, which is what the server checks an API
             # call's head against; the page narrows it to the chosen model's heads.
-            head = gr.Slider(0, HEAD_MAX, value=0, step=1, label="Head", elem_id="head")
+            head = gr.Slider(0, HEAD_MAX, value=first[1], step=1, label="Head", elem_id="head")
         theme = gr.Radio(["light", "dark"], value="light", label="Figure colours",
                          elem_id="theme")
     # The Head slider offers the heads the chosen model has (0-1 for two heads), so no head

@@ -100,6 +100,7 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
     missing parameters leave their control unchanged (:func:`explorer.views.share.parse_query`).
     """
     layer_max = _bound(panel.layer, 3)
+    first_head = panel.head.value  # the page's own first head, where a link names none
 
     def apply_share_link(request: gr.Request):
         try:
@@ -109,7 +110,7 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
             values = {}
         # The Head slider's range for the model shown, with the link's head if it has one.
         values["head"] = head_slider(values.get("heads", DEFAULT_HEADS),
-                                     values.get("head", 0), set_value="head" in values)
+                                     values.get("head", first_head), set_value="head" in values)
         return [values.get(name, gr.skip()) for name in FIELDS]
 
     # The values it sets change the controls: the live loop (static/live.js) follows.

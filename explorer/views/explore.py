@@ -259,6 +259,15 @@ def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
     return text, [h.label for h in found]
 
 
+def first_head(zoo: Zoo) -> tuple[int, int]:
+    """(layer, head) drawn large when the page opens: the default model's previous-token
+    head from its held-out evaluation (a diagonal a class can name at first sight, and named
+    on the page's first example), else its first clear head, else L0 H0."""
+    heads = clear_heads(zoo.evals.get(zoo.default_name))
+    pick = next((h for h in heads if h.kind == "previous-token"), heads[0] if heads else None)
+    return (pick.layer, pick.head) if pick else (0, 0)
+
+
 def open_clear_head(label, layer, head) -> tuple[int, int]:
     """The (layer, head) a pointer choice names, or the sliders' values unchanged."""
     picked = parse_label(label)

@@ -14,7 +14,7 @@ from explorer.analysis.clear_heads import (
 )
 from explorer.models.zoo import read_eval
 from explorer.training.zoo_plan import span_pool
-from explorer.views.explore import clear_heads_view, open_clear_head
+from explorer.views.explore import clear_heads_view, first_head, open_clear_head
 
 
 def result(prev=0.6, ind=0.7, gain=5.0, gain_off=1.0, nxt=None):
@@ -129,3 +129,11 @@ def test_a_model_on_recipe_f_says_what_its_repeats_were(resources, monkeypatch):
     with_training(zoo, monkeypatch, "causal-h8-learned", repeat_share=0.5, repeat_kind="mixed",
                   repeat_max=60, repeat_top=4096, batch_size=8)
     assert "earlier recipe" not in clear_heads_view(zoo, "next word (causal)", 8, "learned")[0]
+
+
+def test_the_page_opens_on_the_default_models_previous_token_head(resources):
+    tok, zoo = resources
+    prev = zoo.evals[zoo.default_name]["previous_token"]
+    assert prev["emerged"]
+    assert first_head(zoo) == (prev["best"]["layer"], prev["best"]["head"])
+    assert first_head(type(zoo)(models=dict(zoo.models))) == (0, 0)  # not evaluated: L0 H0
