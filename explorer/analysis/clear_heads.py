@@ -30,6 +30,12 @@ class ClearHead:
     on_page: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
+    def rarely_named(self) -> bool:
+        """Whether the page named it on under a quarter of the held-out openings (a head
+        whose held-out average does not carry over to a class's own sentences)."""
+        return bool(self.on_page) and self.on_page[0] * 4 < self.on_page[1]
+
+    @property
     def label(self) -> str:
         return f"L{self.layer} H{self.head} · {self.kind} ({self.score:.2f})"
 
@@ -71,7 +77,7 @@ def on_page_sentence(heads: list[ClearHead], lists: dict | None = None) -> str:
              + (" (each said twice)" if h.kind == "induction" else "") for h in measured]
     text = (f" On the openings of {n} held-out stories, the page named "
             + ", ".join(parts) + ": a name on *your* sentence needs the pattern there too.")
-    weak = [h for h in measured if h.kind == "induction" and h.on_page[0] * 4 < h.on_page[1]]
+    weak = [h for h in measured if h.kind == "induction" and h.rarely_named]
     lists = lists or {}
     if weak and lists.get("lists") and lists.get("continued", 0) * 2 > lists["lists"]:
         text += (f" Its copying head continued {lists['continued']} of {lists['lists']} "

@@ -55,7 +55,7 @@ def _copies_stories(ind: ClearHead) -> str:
     if not ind.on_page:
         return ""
     named, of = ind.on_page
-    if named * 4 < of:
+    if ind.rarely_named:
         return (" It learned to copy from the lists of random words in its training: a story "
                 f"said twice it hardly copies (named on {named} of {of} held-out story "
                 "openings said twice). Try it: paste a sentence of your own twice.")

@@ -94,3 +94,21 @@ def test_the_knob_steps_hold_on_the_shipped_default_model(resources):
     plain, unscaled = analyse(model, tok, text), analyse(model, tok, text,
                                                          AttentionSettings(scale="none"))
     assert unscaled.stats.entropy.mean() < plain.stats.entropy.mean() - 0.3
+
+
+def test_the_copying_step_says_what_the_page_counts_show(resources):
+    """Step 2 quotes how often the page named the copying head on held-out stories said
+    twice: it copies more than lists when that is most of them, and says so when it is not."""
+    from dataclasses import replace
+
+    from explorer.analysis.clear_heads import clear_heads
+    from explorer.views.guided import _copies_stories
+
+    tok, zoo = resources
+    ind = next(h for h in clear_heads(zoo.evals[zoo.default_name]) if h.kind == "induction")
+    named, of = ind.on_page
+    answer = steps(zoo.evals[zoo.default_name])[1].answer
+    assert f"on {named} of {of} held-out story openings said twice" in answer
+    assert "copies more than lists" in _copies_stories(replace(ind, on_page=(60, 100)))
+    assert "hardly copies" in _copies_stories(replace(ind, on_page=(3, 100)))
+    assert _copies_stories(replace(ind, on_page=None)) == ""
