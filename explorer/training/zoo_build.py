@@ -6,8 +6,10 @@ checkpoint that ``checkpoints/`` does not hold yet (weights *and* card), or hold
 another recipe or budget (its card says what it was trained with). Each is
 trained by calling ``explorer.training.train.main`` with every architecture argument
 spelled out, so the command the card records rebuilds exactly that model. After
-each model: ``explorer.training.evaluate`` for it, then the manifest and README are
-regenerated, so an interrupted build leaves a consistent folder.
+each model, each in a fresh process (:func:`finish_commands`): ``explorer.training.evaluate``
+for it, ``explorer.analysis.page_check`` (on how many held-out openings the page names its
+heads), then the manifest and README are regenerated, so an interrupted build leaves a
+consistent folder.
 
 ``--resume`` is passed on to the trainer, which continues an interrupted run from
 ``runs/NAME/resume.safetensors`` (without it a half-trained run starts over).
@@ -38,7 +40,7 @@ import torch
 
 from explorer.models.checkpoint import sha256_file
 from explorer.models.zoo import CHECKPOINT_DIR, DEFAULT_NAME, NAME_RE
-from explorer.training import evaluate, train
+from explorer.training import train
 from explorer.training.zoo_plan import (  # noqa: F401 (planned_names: the CLI's list)
     BUDGET,
     DEFAULT_SNAPSHOTS,
@@ -164,7 +166,35 @@ def run_jobs(commands: dict[str, list[str]], jobs: int, on_done: Callable[[str, 
     return codes
 
 
-def train_in_parallel(todo: list[str], args: argparse.Namespace, eval_args: list[str]) -> None:
+def finish_commands(names: list[str], threads: int) -> list[list[str]]:
+    """What runs after ``names`` are trained: evaluate them and regenerate the manifest and
+    README (the page loads only weights whose sha the manifest holds), count what the page
+    names (``explorer.analysis.page_check``, a layer above this one, so a command and not an
+    import), then regenerate the README again with those counts.
+
+    Each is its own process: a build runs for hours, and an edit to the evaluation or the
+    index generator made meanwhile must reach the next model (a module imported at the start
+    would keep its old code, and write a README the generator no longer makes)."""
+    threads_arg = ["--threads", str(threads)]
+    return [[sys.executable, "-m", "explorer.training.evaluate", *names, "--write-index",
+             *threads_arg],
+            [sys.executable, "-m", "explorer.analysis.page_check", *names, *threads_arg],
+            [sys.executable, "-m", "explorer.training.evaluate", "--write-index"]]
+
+
+def finish(names: list[str], threads: int) -> bool:
+    """Run :func:`finish_commands`, stopping at the first that fails; a failure is reported,
+    not raised, so the models still training in parallel are not stopped."""
+    for command in finish_commands(names, threads):
+        code = subprocess.run(command, cwd=ROOT).returncode
+        if code != 0:
+            print(f"{' '.join(names)}: `{shlex.join(command[1:])}` failed (exit {code})",
+                  flush=True)
+            return False
+    return True
+
+
+def train_in_parallel(todo: list[str], args: argparse.Namespace) -> None:
     """``--jobs``: each model in its own ``explorer.training.train`` process, evaluated here
     as it finishes (so a stopped build keeps every model that got that far)."""
     todo = [n for n in todo if not training_elsewhere(n)]
@@ -175,7 +205,7 @@ def train_in_parallel(todo: list[str], args: argparse.Namespace, eval_args: list
 
     def done(name: str, code: int) -> None:
         if code == 0:
-            evaluate.main([name, "--write-index", *eval_args])
+            finish([name], args.threads)
         else:
             print(f"{name}: training failed (exit {code}); see {RUNS / (name + '.log')}")
 
@@ -238,12 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     locked = not args.only
     if locked:
         acquire_lock()
-    eval_args = ["--threads", str(args.threads)]
     try:
-        evaluate_stale(names, eval_args)
+        evaluate_stale(names, args.threads)
         if args.jobs > 1:
             RUNS.mkdir(parents=True, exist_ok=True)
-            train_in_parallel(todo, args, eval_args)
+            train_in_parallel(todo, args)
             todo = []
         for name in todo:
             if training_elsewhere(name):  # started by someone else since the plan was made
@@ -254,20 +283,21 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"=== training {name} ===", flush=True)
             train.main(train_argv(name, args.tokens, args.threads, args.resume, args.device))
-            evaluate.main([name, "--write-index", *eval_args])
-        evaluate_stale(names, eval_args)  # models another process finished meanwhile
+            finish([name], args.threads)
+        evaluate_stale(names, args.threads)  # models another process finished meanwhile
     finally:
         if locked:
             LOCK.unlink(missing_ok=True)
     return 0
 
 
-def evaluate_stale(names: list[str], eval_args: list[str]) -> None:
-    """Evaluate trained models whose eval file is missing or older than their weights."""
+def evaluate_stale(names: list[str], threads: int) -> None:
+    """Evaluate (and page-check) trained models whose eval file is missing or older than
+    their weights."""
     stale = [n for n in names if is_trained(n) and not eval_is_current(n)
              and not training_elsewhere(n)]
     if stale:
-        evaluate.main([*stale, "--write-index", *eval_args])
+        finish(stale, threads)
 
 
 if __name__ == "__main__":

@@ -245,8 +245,8 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
         "transformers: the held-out accuracy their trainer measured).",
         "- `eval/NAME.page.json`: on how many held-out story openings the page itself names "
         "each of the model's clear heads (`python -m explorer.analysis.page_check NAME`, run "
-        "after the evaluation: the page shows these counts only for the weights they were "
-        "measured on).",
+        "after the evaluation, as `zoo_build` does after each model: the page shows these "
+        "counts only for the weights they were measured on).",
         "- `tokenizer.json`, and `manifest.json`: the sha256 of every weight file and the "
         "tokenizer, checked by the app before it loads anything.",
         "",

@@ -179,3 +179,40 @@ def test_jobs_run_at_most_n_at_once_and_each_is_reported(tmp_path):
     for t, _ in spans:  # at any start, at most 2 are running (itself included)
         assert sum(s <= t < e for s, e in spans) <= 2
     assert (tmp_path / "bad.log").exists()
+
+
+def test_after_training_evaluate_then_check_the_page_then_rewrite_the_index():
+    """Each step is a fresh ``python -m`` (an edit made during a long build reaches the next
+    model), in the order the page's loader needs: the manifest knows the new weights before
+    the page check loads them, and the README is written again with the page counts."""
+    commands = zoo_build.finish_commands(["causal-h1-none", "causal-h2-none"], 1)
+    assert [c[:3] for c in commands] == [[sys.executable, "-m", m] for m in (
+        "explorer.training.evaluate", "explorer.analysis.page_check",
+        "explorer.training.evaluate")]
+    assert commands[0][3:] == ["causal-h1-none", "causal-h2-none", "--write-index",
+                               "--threads", "1"]
+    assert commands[1][3:] == ["causal-h1-none", "causal-h2-none", "--threads", "1"]
+    assert commands[2][3:] == ["--write-index"]
+    for command in commands:  # each is a real command line of its module
+        module = __import__(command[2], fromlist=["main"])
+        with pytest.raises(SystemExit) as stop:
+            module.main([*command[3:], "--help"])
+        assert stop.value.code == 0
+
+
+def test_a_failing_step_after_training_stops_the_rest_and_is_reported(
+        tmp_path, monkeypatch, capsys):
+    """A failed evaluation is printed, not raised: in ``--jobs`` it runs inside the loop
+    that still owns the other trainers, which an exception would stop."""
+    marker = tmp_path / "ran"
+    monkeypatch.setattr(zoo_build, "finish_commands", lambda names, threads: [
+        [sys.executable, "-c", "pass"],
+        [sys.executable, "-c", "raise SystemExit(3)"],
+        [sys.executable, "-c", f"open({str(marker)!r}, 'w')"]])
+    assert zoo_build.finish(["causal-h1-none"], 1) is False
+    assert not marker.exists()
+    assert "causal-h1-none" in capsys.readouterr().out
+    monkeypatch.setattr(zoo_build, "finish_commands", lambda names, threads: [
+        [sys.executable, "-c", f"open({str(marker)!r}, 'w')"]])
+    assert zoo_build.finish(["causal-h1-none"], 1) is True
+    assert marker.exists()
