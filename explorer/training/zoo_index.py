@@ -331,11 +331,15 @@ TRIED = [
     "repeats a span in half the rows, by a coin flip random tokens or the row's own text, "
     "up to 60 tokens: 95 and 86 of 100, 192 of 192 lists, at 0.07 nats of held-out story "
     "loss. N is the zoo's recipe now; the table's *recipe* column says which recipe each "
-    "model was trained with (`study/NOTES.md`, round three). Its price elsewhere: only half "
-    "of N's repeated rows are random tokens, and the 4-head ALiBi model grows no induction "
-    "head on it (0.20, 5 of 192 lists; G: 0.49, 161) and the learned one a weaker one "
-    "(0.36, 88; G: 0.51, 167). The rotary models, which a class meets first, gain the most; "
-    "a recipe that keeps both (more rows repeated, say) is not yet tried.",
+    "model was trained with (`study/NOTES.md`, round three).",
+    "- **What N does to the other models** (seed 0 each). It grows induction heads where F "
+    "grew none: the 1-head sinusoidal (0.68, 187 of 192 lists) and learned (0.41, 138) "
+    "models. It costs others: the 4-head ALiBi model grows none on it (0.20, 5 lists; G: "
+    "0.49, 161), the 4-head learned one a weaker one (0.36, 88; G: 0.51, 167), and the "
+    "8-head rotary model's induction head forms only as training ends (0.05 at 9.7M tokens, "
+    "0.21 at 12M, 48 lists; F: 0.44, 140; G: 0.62, 191). Only half of N's repeated rows are "
+    "random tokens, against all of G's; a recipe with G's share of random rows and N's story "
+    "repeats on top is not yet tried.",
     ""]
 
 
