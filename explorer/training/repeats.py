@@ -20,10 +20,11 @@ cut). Their targets become ``IGNORE_INDEX``, so the model is not taught to guess
 * ``words``: only whole-word tokens (a space and letters), like a list of words;
 * ``text``: the row's own text at that place, repeated (a natural sentence said
   twice); its first copy is ordinary text and keeps its loss;
-* ``mixed``: each repeated row takes ``text`` or ``frequent`` by a coin flip: the
-  random spans grow the induction head, and the natural sentences said twice ask it to
-  copy ordinary text too (an induction head trained on random spans alone barely copies
-  a story sentence said twice: ``checkpoints/study/``);
+* ``mixed``: each repeated row takes ``text`` (with probability ``text_share``, a coin
+  flip by default) or else ``frequent``: the random spans grow the induction head, and
+  the natural sentences said twice ask it to copy ordinary text too (an induction head
+  trained on random spans alone barely copies a story sentence said twice:
+  ``checkpoints/study/``);
 * ``lists``: a list of whole words, written with spaces in half the rows and with commas
   in the other half (``w1, w2, w3``: after a comma the match is the word *before* it).
   The everyday words of the list check (``head_scores.EVERYDAY_WORDS``) are left out of
@@ -60,6 +61,7 @@ class RepeatRecipe:
     kind: str = "frequent"  # one of KINDS
     top_n: int = 2000  # the span's token pool: this many most frequent tokens
     max_gap: int = 0  # up to this many text tokens between the copies (0: back to back)
+    text_share: float = 0.5  # kind="mixed": share of repeated rows that repeat their own text
 
     def __post_init__(self) -> None:
         if not 0 <= self.share <= 1:
@@ -68,6 +70,8 @@ class RepeatRecipe:
             raise ValueError(f"need 1 <= min_len <= max_len, got {self.min_len}, {self.max_len}")
         if self.kind not in KINDS:
             raise ValueError(f"repeat kind must be one of {KINDS}, got {self.kind!r}")
+        if not 0 <= self.text_share <= 1:
+            raise ValueError(f"repeat text share must be in [0, 1], got {self.text_share}")
         if self.max_gap < 0:
             raise ValueError(f"repeat gap must be >= 0, got {self.max_gap}")
 
@@ -112,7 +116,7 @@ def add_repeats(windows: torch.Tensor, pool: torch.Tensor, recipe: RepeatRecipe,
         gap = int(torch.randint(0, recipe.max_gap + 1, (1,), generator=gen))
         start = int(torch.randint(0, n - 2 * length - gap + 1, (1,), generator=gen))
         own_text = recipe.kind == "text" or (
-            recipe.kind == "mixed" and bool(torch.rand(1, generator=gen) < 0.5))
+            recipe.kind == "mixed" and bool(torch.rand(1, generator=gen) < recipe.text_share))
         if own_text:
             span = w[b, start:start + length].clone()
         else:

@@ -76,6 +76,7 @@ class TrainSettings:
     repeat_kind: str = "frequent"
     repeat_top: int = 2000
     repeat_gap: int = 0
+    repeat_text_share: float = 0.5  # kind "mixed": share of repeated rows that repeat own text
     precision: str = "fp32"  # "bf16": autocast forward and loss, fp32 master weights
     compile: bool = False  # torch.compile the training forward
     track_every: int = 0  # steps between head-score points on the card (0: none)
@@ -83,7 +84,7 @@ class TrainSettings:
     def recipe(self) -> RepeatRecipe:
         return RepeatRecipe(share=self.repeat_share, min_len=self.repeat_min,
                             max_len=self.repeat_max, kind=self.repeat_kind, top_n=self.repeat_top,
-                            max_gap=self.repeat_gap)
+                            max_gap=self.repeat_gap, text_share=self.repeat_text_share)
 
     def steps(self, n_ctx: int) -> int:
         return max(1, self.tokens // (self.batch_size * n_ctx))
@@ -369,6 +370,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="spans draw from this many most frequent tokens")
     p.add_argument("--repeat-gap", type=int, default=0,
                    help="up to this many text tokens between a span's two copies")
+    p.add_argument("--repeat-text-share", type=float, default=0.5,
+                   help="--repeat-kind mixed: share of repeated rows that repeat their own "
+                        "text (the rest repeat random tokens)")
     p.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
                    help="bf16: autocast (fp32 master weights); fp32: plain")
     p.add_argument("--compile", action="store_true", help="torch.compile the training forward")
@@ -410,7 +414,8 @@ def main(argv: list[str] | None = None) -> dict:
                              repeat_share=args.repeat_share, repeat_min=args.repeat_min,
                              repeat_max=args.repeat_max, repeat_kind=args.repeat_kind,
                              repeat_top=args.repeat_top,
-                             repeat_gap=args.repeat_gap, precision=args.precision,
+                             repeat_gap=args.repeat_gap,
+                             repeat_text_share=args.repeat_text_share, precision=args.precision,
                              compile=args.compile, track_every=args.track_every)
     command = "python -m explorer.training.train " + shlex.join(argv)
     card = train(args.name, config, settings, args.corpus, args.out, args.tokenizer,

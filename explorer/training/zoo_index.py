@@ -20,7 +20,7 @@ from pathlib import Path
 from explorer.models.checkpoint import sha256_file
 from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, read_page
 from explorer.training.zoo_findings import emerged_section, head_cell, lists_cell
-from explorer.training.zoo_plan import SPAN_WORDS, planned_names, span_pool
+from explorer.training.zoo_plan import planned_names, span_pool, span_words
 
 MB = 1_000_000
 
@@ -172,8 +172,7 @@ def recipe(card: dict) -> str:
         return "plain"
     # the span pool: a model copies only the tokens it was trained to copy (study F)
     top = span_pool(card)
-    kind = t.get("repeat_kind", "frequent")
-    return (f"{t['repeat_share']:.0%} repeats: {SPAN_WORDS.get(kind, kind)}, "
+    return (f"{t['repeat_share']:.0%} repeats: {span_words(t)}, "
             f"≤ {t.get('repeat_max', 32)} tokens" + ("" if top is None else
                                                        f", of the top {top:,}"))
 

@@ -30,6 +30,7 @@ RECIPE = {"--batch-size": "8", "--lr": "0.002",
 BUDGET = "12000000"  # tokens per model: the common budget, so a comparison isolates one knob
 DEFAULT_SNAPSHOTS = 10  # only the default model gets "watch attention emerge" snapshots
 RECIPE_A_POOL = 2000  # recipe A's span pool (the trainer's default), for cards without one
+TEXT_SHARE = 0.5  # the trainer's --repeat-text-share default: "mixed" rows by a coin flip
 
 
 def on_recipe(card: dict) -> bool:
@@ -39,7 +40,10 @@ def on_recipe(card: dict) -> bool:
             "repeat_share": float(RECIPE["--repeat-share"]),
             "repeat_kind": RECIPE["--repeat-kind"], "repeat_max": int(RECIPE["--repeat-max"]),
             "repeat_top": int(RECIPE["--repeat-top"])}
-    return all(t.get(k) == v for k, v in want.items())
+    # cards from before --repeat-text-share existed were trained with the coin flip (0.5)
+    text_share = float(RECIPE.get("--repeat-text-share", TEXT_SHARE))
+    return (all(t.get(k) == v for k, v in want.items())
+            and t.get("repeat_text_share", TEXT_SHARE) == text_share)
 
 
 SPAN_WORDS = {"frequent": "random tokens", "words": "random words", "text": "its own text",
@@ -51,9 +55,18 @@ def recipe_words(training: dict | None = None) -> str:
     t = training or {"repeat_share": float(RECIPE["--repeat-share"]),
                      "repeat_kind": RECIPE["--repeat-kind"],
                      "repeat_max": int(RECIPE["--repeat-max"])}
-    kind = t.get("repeat_kind", "frequent")
     return (f"{t['repeat_share']:.0%} of the rows repeat a span of "
-            f"{SPAN_WORDS.get(kind, kind)}, up to {t.get('repeat_max', 32)} tokens")
+            f"{span_words(t)}, up to {t.get('repeat_max', 32)} tokens")
+
+
+def span_words(training: dict) -> str:
+    """What a card's repeated spans are made of, in plain words (``SPAN_WORDS``, with the
+    split of a ``mixed`` recipe when it is not the coin flip)."""
+    kind = training.get("repeat_kind", "frequent")
+    text_share = training.get("repeat_text_share", TEXT_SHARE)
+    if kind == "mixed" and text_share != TEXT_SHARE:
+        return f"random tokens ({1 - text_share:.0%}) or its own text ({text_share:.0%})"
+    return SPAN_WORDS.get(kind, kind)
 
 
 def span_pool(card: dict) -> int | None:

@@ -56,9 +56,17 @@ def test_text_spans_repeat_the_rows_own_text_and_keep_the_first_copys_loss():
         assert int(no_loss[b].sum()) <= 2  # second copy's first token, first token after
 
 
-def test_mixed_spans_are_the_rows_own_text_in_about_half_the_rows_and_pool_tokens_else():
+@pytest.mark.parametrize(("text_share", "expected"), [
+    (None, (70, 130)),  # the default: a coin flip, 100 expected
+    (0.25, (30, 70)),  # 50 expected
+    (0.0, (0, 0)),
+    (1.0, (200, 200)),
+])
+def test_mixed_spans_are_the_rows_own_text_in_text_share_of_the_rows_and_pool_tokens_else(
+        text_share, expected):
     w0 = windows(batch=200)  # text tokens are 1000-1999, the pool 10-59
-    recipe = RepeatRecipe(share=1.0, min_len=6, max_len=6, kind="mixed")
+    split = {} if text_share is None else {"text_share": text_share}
+    recipe = RepeatRecipe(share=1.0, min_len=6, max_len=6, kind="mixed", **split)
     w, no_loss = add_repeats(w0, torch.arange(10, 60), recipe, torch.Generator().manual_seed(3))
     own = 0
     for b in range(200):
@@ -70,7 +78,12 @@ def test_mixed_spans_are_the_rows_own_text_in_about_half_the_rows_and_pool_token
         else:
             assert bool(((w[b, s:s + 6] >= 10) & (w[b, s:s + 6] < 60)).all())
             assert int(no_loss[b].sum()) >= 6  # a random first copy has no loss
-    assert 70 < own < 130  # 100 expected
+    assert expected[0] <= own <= expected[1]
+
+
+def test_a_text_share_outside_zero_to_one_is_refused():
+    with pytest.raises(ValueError, match="text share"):
+        RepeatRecipe(share=0.5, kind="mixed", text_share=1.5)
 
 
 def test_share_zero_changes_nothing_and_share_picks_about_that_many_rows():

@@ -66,7 +66,35 @@ def test_a_model_from_another_recipe_or_budget_is_retrained(tmp_path):
     card["training"]["repeat_share"] = 0.0  # the first zoo: plain text
     (tmp_path / "m.json").write_text(json.dumps(card))
     assert not zoo_build.is_current("m", "12000000", tmp_path)
+    card["training"]["repeat_share"] = 0.5
+    card["training"]["repeat_text_share"] = 0.5  # cards before the flag: the coin flip
+    (tmp_path / "m.json").write_text(json.dumps(card))
+    assert zoo_build.is_current("m", "12000000", tmp_path)
+    card["training"]["repeat_text_share"] = 0.25  # another split of the mixed rows
+    (tmp_path / "m.json").write_text(json.dumps(card))
+    assert not zoo_build.is_current("m", "12000000", tmp_path)
     assert not zoo_build.is_current("missing", "12000000", tmp_path)
+
+
+def test_the_recipe_in_words_names_a_mixed_split_only_when_it_is_not_the_coin_flip():
+    from explorer.training.zoo_plan import recipe_words
+
+    n = {"repeat_share": 0.5, "repeat_kind": "mixed", "repeat_max": 60}
+    assert recipe_words(n) == recipe_words({**n, "repeat_text_share": 0.5}) == (
+        "50% of the rows repeat a span of random tokens or its own text, up to 60 tokens")
+    assert recipe_words({**n, "repeat_share": 0.75, "repeat_text_share": 1 / 3}) == (
+        "75% of the rows repeat a span of random tokens (67%) or its own text (33%), "
+        "up to 60 tokens")
+    quarter = {"training": {**n, "repeat_top": 4096, "repeat_text_share": 0.25}}
+    assert zoo_index.recipe(quarter) == (
+        "50% repeats: random tokens (75%) or its own text (25%), ≤ 60 tokens")
+
+
+def test_the_trainer_takes_the_mixed_split_and_keeps_it_on_the_card():
+    args = parse_args(["--name", "m", "--repeat-kind", "mixed", "--repeat-text-share", "0.25"])
+    assert args.repeat_text_share == 0.25
+    assert TrainSettings(repeat_text_share=0.25).recipe().text_share == 0.25
+    assert TrainSettings().recipe().text_share == 0.5  # what every card before it used
 
 
 def test_tokens_argument():
