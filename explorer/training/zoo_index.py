@@ -336,9 +336,11 @@ TRIED = [
     "models. It costs others: the 4-head ALiBi model grows none on it (0.20, 5 lists; G: "
     "0.49, 161), the 4-head learned one a weaker one (0.36, 88; G: 0.51, 167), and the "
     "8-head rotary model's induction head forms only as training ends (0.05 at 9.7M tokens, "
-    "0.21 at 12M, 48 lists; F: 0.44, 140; G: 0.62, 191). Only half of N's repeated rows are "
-    "random tokens, against all of G's; a recipe with G's share of random rows and N's story "
-    "repeats on top is not yet tried.",
+    "0.21 at 12M, 48 lists; F: 0.44, 140; G: 0.62, 191); a second seed grows it at ~7.5M "
+    "(0.64, 171 lists), so when it forms varies by seed, but copies lists, not stories (named "
+    "on 1 of 100 openings said twice). Only half of N's repeated rows are random tokens, "
+    "against all of G's; a recipe with G's share of random rows and N's story repeats on top "
+    "is not yet tried (`study/NOTES.md`).",
     ""]
 
 
