@@ -54,7 +54,8 @@ def recipe_words(training: dict | None = None) -> str:
     """The repeats of a card's ``training`` (default: ``RECIPE``'s) in plain words."""
     t = training or {"repeat_share": float(RECIPE["--repeat-share"]),
                      "repeat_kind": RECIPE["--repeat-kind"],
-                     "repeat_max": int(RECIPE["--repeat-max"])}
+                     "repeat_max": int(RECIPE["--repeat-max"]),
+                     "repeat_text_share": float(RECIPE.get("--repeat-text-share", TEXT_SHARE))}
     return (f"{t['repeat_share']:.0%} of the rows repeat a span of "
             f"{span_words(t)}, up to {t.get('repeat_max', 32)} tokens")
 

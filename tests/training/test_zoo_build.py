@@ -90,6 +90,14 @@ def test_the_recipe_in_words_names_a_mixed_split_only_when_it_is_not_the_coin_fl
         "50% repeats: random tokens (75%) or its own text (25%), ≤ 60 tokens")
 
 
+def test_the_recipe_in_words_by_default_follows_the_recipes_own_split(monkeypatch):
+    from explorer.training import zoo_plan
+
+    monkeypatch.setitem(zoo_plan.RECIPE, "--repeat-kind", "mixed")
+    monkeypatch.setitem(zoo_plan.RECIPE, "--repeat-text-share", "0.25")
+    assert "random tokens (75%) or its own text (25%)" in zoo_plan.recipe_words()
+
+
 def test_the_trainer_takes_the_mixed_split_and_keeps_it_on_the_card():
     args = parse_args(["--name", "m", "--repeat-kind", "mixed", "--repeat-text-share", "0.25"])
     assert args.repeat_text_share == 0.25
