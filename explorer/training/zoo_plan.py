@@ -41,9 +41,14 @@ def on_recipe(card: dict) -> bool:
             "repeat_kind": RECIPE["--repeat-kind"], "repeat_max": int(RECIPE["--repeat-max"]),
             "repeat_top": int(RECIPE["--repeat-top"])}
     # cards from before --repeat-text-share existed were trained with the coin flip (0.5)
-    text_share = float(RECIPE.get("--repeat-text-share", TEXT_SHARE))
     return (all(t.get(k) == v for k, v in want.items())
-            and t.get("repeat_text_share", TEXT_SHARE) == text_share)
+            and t.get("repeat_text_share", TEXT_SHARE) == recipe_text_share())
+
+
+def recipe_text_share() -> float:
+    """The share of ``RECIPE``'s mixed rows that repeat the row's own text (the trainer's
+    coin flip when RECIPE does not set ``--repeat-text-share``)."""
+    return float(RECIPE.get("--repeat-text-share", TEXT_SHARE))
 
 
 SPAN_WORDS = {"frequent": "random tokens", "words": "random words", "text": "its own text",
@@ -55,7 +60,7 @@ def recipe_words(training: dict | None = None) -> str:
     t = training or {"repeat_share": float(RECIPE["--repeat-share"]),
                      "repeat_kind": RECIPE["--repeat-kind"],
                      "repeat_max": int(RECIPE["--repeat-max"]),
-                     "repeat_text_share": float(RECIPE.get("--repeat-text-share", TEXT_SHARE))}
+                     "repeat_text_share": recipe_text_share()}
     return (f"{t['repeat_share']:.0%} of the rows repeat a span of "
             f"{span_words(t)}, up to {t.get('repeat_max', 32)} tokens")
 
