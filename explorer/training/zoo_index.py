@@ -333,18 +333,22 @@ TRIED = [
     "model was trained with (`study/NOTES.md`, round three).",
     "- **What N does to the other models** (seed 0 each). It grows induction heads where F "
     "grew none: the 1-head sinusoidal (0.68, 187 of 192 lists) and learned (0.41, 138) "
-    "models, and the 2-head sinusoidal (0.55, 170; F 0.11, 2) and learned (0.43, 161; F "
-    "0.04, 0) ones. With ALiBi at 1 or 2 heads, or no positions, it grows none, as F did, "
-    "and held-out loss is 0.06-0.09 nats worse than F's (agreement drops too: 2-head ALiBi "
-    "0.87, F 0.99; 2-head none 0.74, F 0.94). It costs others: the 4-head ALiBi model "
-    "grows none on it (0.20, 5 lists; G: "
-    "0.49, 161), the 4-head learned one a weaker one (0.36, 88; G: 0.51, 167), and the "
-    "8-head rotary model's induction head forms only as training ends (0.05 at 9.7M tokens, "
-    "0.21 at 12M, 48 lists; F: 0.44, 140; G: 0.62, 191); a second seed grows it at ~7.5M "
-    "(0.64, 171 lists), so when it forms varies by seed, but copies lists, not stories (named "
-    "on 1 of 100 openings said twice). Only half of N's repeated rows are random tokens, "
-    "against all of G's; a recipe with G's share of random rows and N's story repeats on top "
-    "is not yet tried (`study/NOTES.md`).",
+    "models, the 2-head sinusoidal (0.55, 170; F 0.11, 2) and learned (0.43, 161; F 0.04, "
+    "0) ones, the 4-head learned one (0.36, 88; F 0.06, 1) and, late, the 8-head ALiBi one "
+    "(0.45, 85; F 0.06, 0): its head is at 0.10 at 8.7M tokens, 0.33 at 10.8M and 0.45 at "
+    "12M. With no positions it grows none at any head count, as F did, nor with ALiBi at 1, "
+    "2 or 4 heads, nor with sinusoidal or learned positions at 8 heads (0.06, 0.08). Every "
+    "next-word model's held-out loss is 0.02-0.09 nats worse than on F (N repeats half the "
+    "rows, F a quarter), and agreement drops for some (2-head ALiBi 0.87, F 0.99; 2-head "
+    "none 0.74, F 0.94). It costs others: the 4-head ALiBi model grows none on it (0.20, 5 "
+    "lists; G: 0.49, 161), the 4-head learned one a weaker one than G's (0.36, 88; G: 0.51, "
+    "167), and the 8-head rotary model's induction head forms only as training ends (0.05 "
+    "at 9.7M tokens, 0.21 at 12M, 48 lists; F: 0.44, 140; G: 0.62, 191); a second seed "
+    "grows it at ~7.5M (0.64, 171 lists), so when it forms varies by seed, but copies "
+    "lists, not stories (named on 1 of 100 openings said twice). At 8 heads both heads "
+    "that form do so late, so a longer budget may grow more there (not tried). Only half "
+    "of N's repeated rows are random tokens, against all of G's; a recipe with G's share "
+    "of random rows and N's story repeats on top is not yet tried (`study/NOTES.md`).",
     ""]
 
 
