@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from explorer.analysis.clear_heads import clear_heads, copying_models, parse_label, summary
-from explorer.analysis.head_labels import NO_PATTERN, PLAIN, HeadLabels, label_heads
+from explorer.analysis.head_labels import CHECK_NATS, NO_PATTERN, PLAIN, HeadLabels, label_heads
 from explorer.analysis.head_stats import EXPLANATIONS, HeadStats, classify
 from explorer.analysis.run import Analysis, analyse, plural
 from explorer.figures.attention import attention_grid, head_heatmap, head_heatmap_spec
@@ -84,8 +84,9 @@ def head_table(stats: HeadStats, layer: int, selected: int,
 def named_line(labels: HeadLabels) -> str:
     """One line naming every head with a name on this sentence, in all layers."""
     named = labels.named()
-    how = ("Named only when the pattern is clear on this sentence *and* switching the head "
-           "off makes what it predicts worse.")
+    how = ("Named only when the pattern is clear on this sentence *and* switching off the "
+           f"heads of that kind together makes what they predict worse (≥ {CHECK_NATS:.2f} "
+           "nats; two heads can share one job, so one alone may change little).")
     if not labels.repeated and labels.scores.get("previous-token") is not None:
         how += " Induction was not measured: the sentence said twice would not fit."
     if not named:
