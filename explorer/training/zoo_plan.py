@@ -33,22 +33,21 @@ RECIPE_A_POOL = 2000  # recipe A's span pool (the trainer's default), for cards 
 TEXT_SHARE = 0.5  # the trainer's --repeat-text-share default: "mixed" rows by a coin flip
 
 
-def on_recipe(card: dict) -> bool:
-    """Whether a card's training used ``RECIPE`` (the budget is checked by the builder)."""
-    t = card.get("training", {})
-    want = {"batch_size": int(RECIPE["--batch-size"]),
+def recipe_training() -> dict:
+    """``RECIPE`` as a card's ``training`` records it (the keys that make a recipe; the
+    trainer's coin flip for the text share when RECIPE does not set one)."""
+    return {"batch_size": int(RECIPE["--batch-size"]),
             "repeat_share": float(RECIPE["--repeat-share"]),
             "repeat_kind": RECIPE["--repeat-kind"], "repeat_max": int(RECIPE["--repeat-max"]),
-            "repeat_top": int(RECIPE["--repeat-top"])}
+            "repeat_top": int(RECIPE["--repeat-top"]),
+            "repeat_text_share": float(RECIPE.get("--repeat-text-share", TEXT_SHARE))}
+
+
+def on_recipe(card: dict) -> bool:
+    """Whether a card's training used ``RECIPE`` (the budget is checked by the builder)."""
     # cards from before --repeat-text-share existed were trained with the coin flip (0.5)
-    return (all(t.get(k) == v for k, v in want.items())
-            and t.get("repeat_text_share", TEXT_SHARE) == recipe_text_share())
-
-
-def recipe_text_share() -> float:
-    """The share of ``RECIPE``'s mixed rows that repeat the row's own text (the trainer's
-    coin flip when RECIPE does not set ``--repeat-text-share``)."""
-    return float(RECIPE.get("--repeat-text-share", TEXT_SHARE))
+    t = {"repeat_text_share": TEXT_SHARE, **card.get("training", {})}
+    return all(t.get(k) == v for k, v in recipe_training().items())
 
 
 SPAN_WORDS = {"frequent": "random tokens", "words": "random words", "text": "its own text",
@@ -57,10 +56,7 @@ SPAN_WORDS = {"frequent": "random tokens", "words": "random words", "text": "its
 
 def recipe_words(training: dict | None = None) -> str:
     """The repeats of a card's ``training`` (default: ``RECIPE``'s) in plain words."""
-    t = training or {"repeat_share": float(RECIPE["--repeat-share"]),
-                     "repeat_kind": RECIPE["--repeat-kind"],
-                     "repeat_max": int(RECIPE["--repeat-max"]),
-                     "repeat_text_share": recipe_text_share()}
+    t = training or recipe_training()
     return (f"{t['repeat_share']:.0%} of the rows repeat a span of "
             f"{span_words(t)}, up to {t.get('repeat_max', 32)} tokens")
 
