@@ -8,10 +8,13 @@ with their own request (component values and ``gr.State``).
 
 from __future__ import annotations
 
+import argparse
 import ctypes
 import logging
 import os
+import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import ui.fast_import  # first of all: a quicker import of gradio (see there)
@@ -19,6 +22,7 @@ import ui.fast_import  # first of all: a quicker import of gradio (see there)
 import gradio as gr
 import torch
 
+from explorer.models.device import CHOICES, ENV_VAR, DeviceError, describe, resolve_device
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.views.explore import first_head as explore_first_head
@@ -73,7 +77,11 @@ SECTIONS = [
 ]
 TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
-QUEUE = dict(default_concurrency_limit=4, max_size=64)
+# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once;
+# a page has one waiting at a time (static/live.js), so 512 places hold a class of 200
+# opening a view at once, twice over. Past that a join is refused (503) and the page
+# tries again after a pause.
+QUEUE = dict(default_concurrency_limit=4, max_size=512)
 # Gradio 6.31 recomputes its monitoring summary after EVERY event by building a pandas
 # DataFrame of up to 10,000 past events (gradio/queueing.py compute_analytics_summary):
 # measured 15 ms per event at 100 past events and 41 ms at 10,000 on this box, more than
@@ -150,14 +158,34 @@ def cap_malloc_arenas(n: int = 2) -> None:
         pass
 
 
-def main() -> None:
+def parse_args(argv: Sequence[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    parser = argparse.ArgumentParser(description="Attention Explorer: serve the page.")
+    parser.add_argument("--device", default=None,
+                        help=f"where the models run: {', '.join(CHOICES)} (default: "
+                             f"${ENV_VAR} if set, else auto: cuda when this machine has a "
+                             "GPU torch can use, else cpu)")
+    # None: called from code (tests, benchmarks) with no command line of its own to read
+    return parser, parser.parse_args([] if argv is None else list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python app.py [--device D]``; ``argv`` is the command line after the program name."""
+    parser, args = parse_args(argv)
+    try:
+        device = resolve_device(args.device)
+    except DeviceError as exc:  # a typo gets one sentence and exit status 2, no traceback
+        parser.error(str(exc))
     cap_malloc_arenas()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # gradio's own startup pings
     torch.set_num_threads(1)  # one thread per request: two stall when the CPU is shared
     t_imports = time.perf_counter()
     tok, zoo = load_resources()
+    # Loaded on the CPU, then moved: the same weights, and the tabs that load models of
+    # their own (classifier, encoder-decoder, snapshots) read zoo.device in build_app.
+    zoo.to(device)
     log.info("models: %s; unavailable: %s", sorted(zoo.models), sorted(zoo.unavailable))
+    log.info("device: %s", describe(device))
     t_models = time.perf_counter()
     demo = build_app(tok, zoo)
     start_queue(demo)
@@ -170,4 +198,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

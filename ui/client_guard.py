@@ -1,7 +1,7 @@
-"""One client cannot starve the class: a per-address rate limit in front of the app.
+"""One client cannot starve the class, and a class behind one address is not one client.
 
 Every POST (a keystroke's grid, a queue event, an API call) first passes
-:class:`ClientGuard`, an ASGI middleware, which asks a :class:`RateLimiter`. Three token
+:class:`ClientGuard`, an ASGI middleware, which asks a :class:`RateLimiter`. Two token
 buckets (an average rate, and a burst that may be spent at once):
 
 * **requests per session**: ``SESSION_REQUESTS_PER_S``, bursts of ``SESSION_BURST``. A
@@ -11,15 +11,21 @@ buckets (an average rate, and a burst that may be spent at once):
 * **new sessions per address**: a request naming a session hash the guard has not seen
   (a page load, a reload, a script inventing a fresh hash each time), or an API call
   naming none (Gradio then makes one): ``NEW_SESSIONS_PER_S``, bursts of
-  ``NEW_SESSION_BURST``: a class behind one school address can open the page twice at
-  once, and a script making sessions in a loop gets one every two seconds.
-* **requests per address**: ``REQUESTS_PER_S``, bursts of ``REQUEST_BURST``: a backstop
-  for many sessions from one address, sized for a whole class behind one address.
+  ``NEW_SESSION_BURST``. A school's students all come from the school's one public
+  address: a class of 200 opening the page at once is let in at once, and a script
+  making sessions in a loop gets one a second after that. A session costs the server
+  ~11 kB at most (ui/sessions.py; a keystroke's own none), 1,000 at most are kept.
+
+There is no fixed rate per address: a class behind one address sends as much as the
+class does, and the server answers everyone while it keeps up. What it cannot keep up
+with is shared out fairly by session, heaviest first: the keystroke grids wait in one
+fair line with one place per session (ui/keystroke_queue.py), and the other updates on
+Gradio's queue, one at a time per page.
 
 A request with no token left is answered at once with HTTP 429 and a short "busy"
-message (``Retry-After: 1``): it costs the server nothing, and other clients have their
-own buckets, so their answers do not wait behind it. The page shows its usual "busy,
-type on" caption. The limiter keeps at most ``MAX_CLIENTS`` addresses and
+message (``Retry-After: 1``): it costs the server nothing, and other sessions have their
+own buckets, so their answers do not wait behind it. The page tries again after a short
+pause (static/live.js). The limiter keeps at most ``MAX_CLIENTS`` addresses and
 ``MAX_SESSIONS`` sessions (least recently used go first), under one lock.
 
 **Which address.** The peer of the connection, as uvicorn gives it (uvicorn itself uses
@@ -33,6 +39,7 @@ header at all).
 
 from __future__ import annotations
 
+import contextvars
 import os
 import re
 import threading
@@ -43,16 +50,19 @@ import orjson
 
 from ui.sessions import TRANSIENT
 
-REQUESTS_PER_S = 60.0  # per address: a whole class behind one school address fits
-REQUEST_BURST = 300
+# The session hash the request being handled names (None: none), for the keystroke
+# queue's one place per session (ui/keystroke_queue.py); set by ClientGuard.
+REQUEST_SESSION: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "ae_request_session", default=None)
+
 SESSION_REQUESTS_PER_S = 30.0  # per session: more than a page sends (see above)
 SESSION_BURST = 150
-NEW_SESSIONS_PER_S = 0.5  # per address: 30 a minute
-NEW_SESSION_BURST = 60
+NEW_SESSIONS_PER_S = 1.0  # per address, after the burst: a script's loop, a reload now and then
+NEW_SESSION_BURST = 300  # per address: a class of 200 (and some reloads) opening at once
 MAX_CLIENTS = 4096
 MAX_SESSIONS = 16384
 MAX_BODY = 4 * 1024 * 1024  # bytes read to find the session hash (a page sends < 10 kB)
-BUSY_MESSAGE = "The server is busy: too many requests from your address. Try again in a moment."
+BUSY_MESSAGE = "The server is busy: too many requests from this page. Trying again in a moment."
 # Gradio's compute entry points whose JSON body names the session (or that make one).
 SESSION_PATH = re.compile(r"/gradio_api/(queue/join|component_server|run/|call/|api/)")
 NEW_IF_UNNAMED = re.compile(r"/gradio_api/(run|call|api)/")  # Gradio makes a session
@@ -66,23 +76,20 @@ def _refill(bucket: list[float], rate: float, burst: float, now: float) -> None:
 
 
 class RateLimiter:
-    """Token buckets per client address (requests, new sessions) and per session
-    (requests), each table bounded (least recently used out first) and thread-safe.
-    ``clock`` is injectable for tests."""
+    """Token buckets per client address (new sessions) and per session (requests), each
+    table bounded (least recently used out first) and thread-safe. ``clock`` is
+    injectable for tests."""
 
-    def __init__(self, requests_per_s: float = REQUESTS_PER_S, request_burst: int = REQUEST_BURST,
-                 session_requests_per_s: float = SESSION_REQUESTS_PER_S,
+    def __init__(self, session_requests_per_s: float = SESSION_REQUESTS_PER_S,
                  session_burst: int = SESSION_BURST,
                  new_sessions_per_s: float = NEW_SESSIONS_PER_S,
                  new_session_burst: int = NEW_SESSION_BURST, max_clients: int = MAX_CLIENTS,
                  max_sessions: int = MAX_SESSIONS, clock=time.monotonic) -> None:
-        self.address_limits = ((requests_per_s, float(request_burst)),
-                               (new_sessions_per_s, float(new_session_burst)))
+        self.new_session_limit = (new_sessions_per_s, float(new_session_burst))
         self.session_limit = (session_requests_per_s, float(session_burst))
         self.max_clients, self.max_sessions = max_clients, max_sessions
         self.clock = clock
-        # address -> ([tokens, t] for requests, [tokens, t] for new sessions)
-        self._clients: OrderedDict[str, tuple[list[float], list[float]]] = OrderedDict()
+        self._clients: OrderedDict[str, list[float]] = OrderedDict()  # address -> [tokens, t]
         self._sessions: OrderedDict[str, list[float]] = OrderedDict()  # hash -> [tokens, t]
         self._lock = threading.Lock()
         self.refused = 0
@@ -98,25 +105,26 @@ class RateLimiter:
 
     def admit(self, client: str, session: str | None, new_if_none: bool = False) -> bool:
         """Whether ``client`` may make this request now (and if so, count it).
-        ``session``: the session hash it names; one not seen before also costs a
-        new-session token, as does none at all when ``new_if_none``."""
+        ``session``: the session hash it names; one not seen before costs a new-session
+        token of the address, as does none at all when ``new_if_none``."""
         now = self.clock()
-        (rate, burst), (new_rate, new_burst) = self.address_limits
+        new_rate, new_burst = self.new_session_limit
         s_rate, s_burst = self.session_limit
         with self._lock:
-            requests, sessions = self._take(self._clients, client, lambda: (
-                [burst, now], [new_burst, now]), self.max_clients)
-            _refill(requests, rate, burst, now)
-            _refill(sessions, new_rate, new_burst, now)
             own = self._sessions.get(session) if session else None
             new = own is None if session else new_if_none
             if own is not None:
                 _refill(own, s_rate, s_burst, now)
-            if requests[0] < 1 or (new and sessions[0] < 1) or (own and own[0] < 1):
-                self.refused += 1
-                return False
-            requests[0] -= 1
+                if own[0] < 1:
+                    self.refused += 1
+                    return False
             if new:
+                sessions = self._take(self._clients, client, lambda: [new_burst, now],
+                                      self.max_clients)
+                _refill(sessions, new_rate, new_burst, now)
+                if sessions[0] < 1:
+                    self.refused += 1
+                    return False
                 sessions[0] -= 1
             if session:
                 own = self._take(self._sessions, session, lambda: [s_burst, now],
@@ -214,9 +222,11 @@ class ClientGuard:
             await _answer(send, 429, BUSY_MESSAGE)
             return
         token = TRANSIENT.set(bool(KEYSTROKE_PATH.search(path)))
+        named = REQUEST_SESSION.set(session)
         try:
             await self.app(scope, replay, send)
         finally:
+            REQUEST_SESSION.reset(named)
             TRANSIENT.reset(token)
 
 

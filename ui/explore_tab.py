@@ -4,32 +4,29 @@ The grid of every head is the page's own canvas (``static/live_grid.js``, data f
 :mod:`explorer.views.grid_payload`), not a Plotly figure: the live loop (``static/live.js``)
 asks it for every change, and it asks the server directly
 (``gr.HTML(server_functions=...)``), so a keystroke skips Gradio's queue and Plotly's
-redraw, the two slow parts. The large head, the head view, the guesses chart, the table
+redraw, the two slow parts. On the server the keystrokes of a whole class wait in one fair
+line and run through the model together (``ui/keystroke_queue.py``). The large head, the head view, the guesses chart, the table
 and the status follow once typing pauses (the view's settled event, ``wire_live``).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-import threading
 from pathlib import Path
 
 import gradio as gr
 
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
-from explorer.views.grid_payload import safe_grid_payload
+from explorer.views.grid_payload import grid_payloads
+from ui.client_guard import REQUEST_SESSION
 from ui.controls import Panel, wire_live
+from ui.keystroke_queue import KeystrokeQueue
 
 log = logging.getLogger("attention_explorer")
 TAB = "explore"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
-# Keystroke requests computing at once (more wait their turn), as the queue's default;
-# one that cannot start within BUSY_AFTER_S gets a "busy" message instead of a long wait
-# (the page sends a newer keystroke or the settled event soon anyway).
-LIVE_CONCURRENCY = 4
-BUSY_AFTER_S = 5.0
-BUSY = {"ok": False, "caption": "⚠️ The server is busy right now; keep typing to try again."}
 GRID_HTML = ('<div class="ae-grid" data-view="explore">'
              '<div class="ae-grid-caption" aria-live="polite"></div>'
              '<div class="ae-grid-guesses"></div>'
@@ -48,16 +45,13 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 "In each square, row *i* is token *i* looking at the tokens (columns); "
                 "brighter means more attention. Click or tap a square to open it large.",
                 elem_classes="caption")
-    gate = threading.BoundedSemaphore(LIVE_CONCURRENCY)
+    # The class's keystrokes wait in one fair line (one place per session) and the ones
+    # waiting together run through the model together (ui/keystroke_queue.py).
+    keystrokes = KeystrokeQueue(functools.partial(grid_payloads, zoo, tok))
 
-    def grid_data(request):
+    async def grid_data(request):
         """One keystroke's grid, asked for by the page's canvas (static/live_grid.js)."""
-        if not gate.acquire(timeout=BUSY_AFTER_S):
-            return BUSY
-        try:
-            return safe_grid_payload(zoo, tok, request)
-        finally:
-            gate.release()
+        return await keystrokes.submit(REQUEST_SESSION.get(), request)
 
     gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
             server_functions=[grid_data], elem_id="grid")

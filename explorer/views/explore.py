@@ -145,9 +145,10 @@ class Run:
 
 
 def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
-                detail: bool = True) -> Run | tuple[str, str]:
+                detail: bool = True, analysed: Analysis | None = None) -> Run | tuple[str, str]:
     """The analysis of one request, or (status, head table) when there is nothing to draw.
-    ``detail``: as :func:`~explorer.analysis.run.analyse` (False: patterns and guesses only)."""
+    ``detail``: as :func:`~explorer.analysis.run.analyse` (False: patterns and guesses only).
+    ``analysed``: that analysis, already computed (a batch of keystrokes: grid_payload)."""
     name = controls.checkpoint()
     model = zoo.get(name)
     if model is None:
@@ -158,7 +159,8 @@ def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
     config = model.config
     layer = min(max(controls.layer, 0), config.n_layers - 1)
     head = min(max(controls.head, 0), config.n_heads - 1)
-    result = analyse(model, tok, text, controls.settings(), layer=layer, detail=detail)
+    result = analysed or analyse(model, tok, text, controls.settings(), layer=layer,
+                                 detail=detail)
     if detail and result.ids:
         result.extra["labels"] = label_heads(model, result.ids, result.patterns,
                                              controls.settings(), tok.mask_id, result.stats)

@@ -29,7 +29,7 @@ import re
 from dataclasses import astuple
 from typing import Any
 
-from explorer.analysis.run import MAX_CHARS, plural
+from explorer.analysis.run import MAX_CHARS, Analysis, analyse_batch, plural
 from explorer.figures.attention import GRID_LABEL_CHARS
 from explorer.figures.labels import ELLIPSIS, display_token
 from explorer.figures.live_grid import mosaic
@@ -72,10 +72,13 @@ def read_request(request: Any) -> tuple[str, Controls]:
     return text[: MAX_CHARS + 1], parse_controls(*controls)
 
 
-def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dict:
-    """Everything the canvas draws for one request (see the module docstring)."""
+def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
+                 analysed: Analysis | None = None) -> dict:
+    """Everything the canvas draws for one request (see the module docstring).
+    ``analysed``: its patterns and guesses, already computed with others (grid_payloads)."""
     base = {"text": text, "controls": list(astuple(controls))}  # parse_controls order
-    run = run_request(zoo, tok, text, controls, detail=False)  # patterns + guesses only
+    run = run_request(zoo, tok, text, controls, detail=False,  # patterns + guesses only
+                      analysed=analysed)
     if isinstance(run, tuple):  # no model, or nothing typed: the message instead of a grid
         return {"ok": False, **base, "caption": plain_status(run[0])}
     r = run.result
@@ -99,6 +102,35 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls) -> dic
         "where": "next word" if run.causal else "[mask]",
         "caption": caption,
     }
+
+
+def grid_payloads(zoo: Zoo, tok: Tokenizer, requests: list[Any]) -> list[dict]:
+    """:func:`safe_grid_payload` of each raw request, the requests that share a model and
+    its knobs run through the model together (:func:`~explorer.analysis.run.analyse_batch`):
+    the keystrokes of a class typing at once. Never raises."""
+    out: list[dict | None] = [None] * len(requests)
+    groups: dict[tuple, list[tuple[int, str, Controls]]] = {}
+    for i, request in enumerate(requests):
+        try:
+            text, controls = read_request(request)
+            name = controls.checkpoint()
+            if zoo.get(name) is None or not text.strip():  # a message, no model to run
+                out[i] = safe_grid_payload(zoo, tok, request)
+            else:
+                groups.setdefault((name, controls.settings()), []).append((i, text, controls))
+        except BadControl as exc:
+            out[i] = {"ok": False, "caption": f"⚠️ {exc}"}
+    for (name, settings), items in groups.items():
+        try:
+            results = analyse_batch(zoo.get(name), tok, [text for _, text, _ in items],
+                                    settings)
+            for (i, text, controls), result in zip(items, results, strict=True):
+                out[i] = grid_payload(zoo, tok, text, controls, analysed=result)
+        except Exception:  # never show a student a stack trace
+            log.exception("grid payloads failed")
+            for i, _, _ in items:
+                out[i] = {"ok": False, "caption": f"⚠️ {FAILED}"}
+    return out  # type: ignore[return-value]
 
 
 def safe_grid_payload(zoo: Zoo, tok: Tokenizer, request: Any) -> dict:

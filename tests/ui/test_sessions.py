@@ -43,14 +43,17 @@ class Clock:
         return self.t
 
 
-def test_the_limiter_gives_a_burst_then_its_rate():
+def test_a_class_behind_one_address_is_not_one_client():
+    """200 students behind one school address open the page at once and type: no request
+    is refused (there is no rate per address), while one session is held to its own."""
     clock = Clock()
-    lim = RateLimiter(requests_per_s=2, request_burst=5, clock=clock)
-    assert [lim.admit("a", "s") for _ in range(7)] == [True] * 5 + [False] * 2
-    assert lim.admit("b", "t")  # another address has its own bucket
-    clock.t = 1.0  # two tokens earned
-    assert [lim.admit("a", "s") for _ in range(3)] == [True, True, False]
-    assert lim.refused == 3
+    lim = RateLimiter(clock=clock)
+    assert all(lim.admit("school", f"student{i}") for i in range(200))  # the page loads
+    for second in range(30):  # then every student sends 4 requests a second for 30 s
+        clock.t = float(second)
+        assert all(lim.admit("school", f"student{i}") for i in range(200) for _ in range(4))
+    assert lim.refused == 0
+    assert not all(lim.admit("school", "student0") for _ in range(200))  # its own bucket
 
 
 def test_new_sessions_and_each_session_have_their_own_buckets():
@@ -66,7 +69,8 @@ def test_new_sessions_and_each_session_have_their_own_buckets():
 
 
 def test_the_limiter_stays_bounded_and_counts_exactly_under_threads():
-    lim = RateLimiter(request_burst=100, requests_per_s=0, max_clients=10, max_sessions=20)
+    lim = RateLimiter(session_burst=100, session_requests_per_s=0, max_clients=10,
+                      max_sessions=20)
     for i in range(1000):
         lim.admit(f"10.0.{i // 250}.{i % 250}", f"s{i}")
     assert len(lim._clients) == 10 and len(lim._sessions) == 20
