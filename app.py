@@ -22,7 +22,14 @@ import ui.fast_import  # first of all: a quicker import of gradio (see there)
 import gradio as gr
 import torch
 
-from explorer.models.device import CHOICES, ENV_VAR, DeviceError, describe, resolve_device
+from explorer.models.device import (
+    CHOICES,
+    ENV_VAR,
+    DeviceError,
+    describe,
+    resolve_device,
+    warm_up,
+)
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.views.explore import first_head as explore_first_head
@@ -184,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     # Loaded on the CPU, then moved: the same weights, and the tabs that load models of
     # their own (classifier, encoder-decoder, snapshots) read zoo.device in build_app.
     zoo.to(device)
+    warm_up(zoo.get(zoo.default_name))  # a GPU's one-off set-up, not the first keystroke's
     log.info("models: %s; unavailable: %s", sorted(zoo.models), sorted(zoo.unavailable))
     log.info("device: %s", describe(device))
     t_models = time.perf_counter()

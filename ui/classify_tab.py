@@ -59,8 +59,8 @@ EXAMPLES = [
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update.
-    The classifier is loaded here, once: read-only shared state like the zoo."""
-    loaded = load_classifier(vocab_size=tok.vocab_size)
+    The classifier is loaded here, once: read-only shared state like the zoo, on its device."""
+    loaded = load_classifier(vocab_size=tok.vocab_size, device=zoo.device)
     gr.Markdown(INTRO, elem_id="classify-intro")
     # Its own box: its examples are for this model, and must not replace the sentence the
     # other views show.

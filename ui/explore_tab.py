@@ -4,9 +4,10 @@ The grid of every head is the page's own canvas (``static/live_grid.js``, data f
 :mod:`explorer.views.grid_payload`), not a Plotly figure: the live loop (``static/live.js``)
 asks it for every change, and it asks the server directly
 (``gr.HTML(server_functions=...)``), so a keystroke skips Gradio's queue and Plotly's
-redraw, the two slow parts. On the server the keystrokes of a whole class wait in one fair
-line and run through the model together (``ui/keystroke_queue.py``). The large head, the head view, the guesses chart, the table
-and the status follow once typing pauses (the view's settled event, ``wire_live``).
+redraw, the two slow parts. On the server the keystrokes of a whole class wait in one
+fair line and run through the model together (``ui/keystroke_queue.py``). The large head,
+the head view, the guesses chart, the table and the status follow once typing pauses (the
+view's settled event, ``wire_live``).
 """
 
 from __future__ import annotations

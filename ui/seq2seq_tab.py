@@ -51,7 +51,7 @@ STEP_HELP = ("Step t: the decoder has written t − 1 words and chooses word t. 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's components (inside the caller's ``gr.Tab``) and wire them."""
-    loaded = load_seq2seq(tok)  # once, at start-up: read-only shared state
+    loaded = load_seq2seq(tok, device=zoo.device)  # once, at start-up: read-only, shared
     gr.Markdown(INTRO)
     with gr.Row(equal_height=False):
         source = gr.Textbox(label="Your list of words", value=EXAMPLES[0], lines=1,

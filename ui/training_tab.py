@@ -37,8 +37,8 @@ def compute(snaps: SnapshotSet, tok, text, controls: list, index):
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
           snapshots: SnapshotSet | None = None) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update.
-    Snapshots load here, once per process (:func:`cached_snapshots`)."""
-    snaps = snapshots if snapshots is not None else load_snapshots(tok)
+    Snapshots load here, once per process (:func:`cached_snapshots`), on the zoo's device."""
+    snaps = snapshots if snapshots is not None else load_snapshots(tok, device=zoo.device)
     n = len(snaps)
     status = gr.Markdown(elem_id="training-status")
     gr.Markdown(INTRO, elem_classes="caption-text")

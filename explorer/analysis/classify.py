@@ -31,6 +31,7 @@ import torch
 from explorer.analysis.run import prepare
 from explorer.models.capture import run_with_cache
 from explorer.models.classifier import Classifier
+from explorer.models.device import model_device
 from explorer.models.settings import AttentionSettings
 from explorer.training.classify_task import rule_label
 
@@ -80,11 +81,12 @@ def leave_one_out(model: Classifier, ids: list[int], settings: AttentionSettings
     n = len(ids)
     if n < 2:
         return np.full(n, np.nan, dtype=np.float32)
-    full = torch.tensor(ids)
-    keep = ~torch.eye(n, dtype=torch.bool)  # row i: every position but i
+    device = model_device(model)  # the batch is built where the model runs (a GPU or not)
+    full = torch.tensor(ids, device=device)
+    keep = ~torch.eye(n, dtype=torch.bool, device=device)  # row i: every position but i
     batch = full.expand(n, n)[keep].view(n, n - 1)
     log_probs = model(batch, settings=settings)
-    return log_probs[:, c].exp().float().numpy()
+    return log_probs[:, c].exp().float().cpu().numpy()
 
 
 def classify_sentence(model: Classifier, tok, text: str,
@@ -120,7 +122,7 @@ def classify_sentence(model: Classifier, tok, text: str,
     baseline = None
     if resolved.is_intervention:  # the same sentence as trained, for "before -> after"
         with torch.inference_mode():
-            baseline = model(tokens)[0].exp().float().numpy()
+            baseline = model(tokens.to(model_device(model)))[0].exp().float().cpu().numpy()
     p_without = leave_one_out(model, prep.ids, settings, predicted)
     return ClassifyAnalysis(
         tokens=list(prep.pieces), ids=list(prep.ids), classes=classes, probs=probs,
@@ -128,7 +130,7 @@ def classify_sentence(model: Classifier, tok, text: str,
         scores=cache[f"blocks.{layer}.attn.hook_scores"][0].numpy(),
         scaled=cache[f"blocks.{layer}.attn.hook_scaled"][0].numpy(),
         blocked=torch.isneginf(cache[f"blocks.{layer}.attn.hook_masked"][0]).numpy(),
-        token_logits=token_logits, bias=model.W_C.bias.detach().float().numpy(),
+        token_logits=token_logits, bias=model.W_C.bias.detach().float().cpu().numpy(),
         support=support_for(token_logits, predicted), reads=pool_reads(patterns[-1]),
         without=probs[predicted] - p_without, rule=rule,
         interventions=resolved.interventions, notices=prep.notices)

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from explorer.models.device import model_device
 from explorer.models.settings import AttentionSettings
 from explorer.models.transformer import Transformer
 
@@ -71,7 +72,7 @@ def loss_spec(ids: Sequence[int], causal_model: bool, mask_id: int,
 def spec_loss(model: Transformer, spec: LossSpec,
               settings: AttentionSettings | None = None) -> float:
     """The loss of one configuration (the fused attention path: no capture needed)."""
-    device = next(model.parameters()).device
+    device = model_device(model)
     with torch.inference_mode():
         logits = model(spec.tokens.to(device), settings=settings, fused=True).float().cpu()
     picked = logits[spec.rows, spec.cols]  # [n, vocab]

@@ -10,7 +10,7 @@ shapes, finite values) plus: the file name a card gives must be a plain
 model's, and its vocabulary must match the tokenizer. A snapshot that fails is
 skipped with a reason; the rest still serve.
 
-:func:`cached_snapshots` loads once per (directory, name) and keeps the result in
+:func:`cached_snapshots` loads once per (directory, name, device) and keeps the result in
 a small module-level cache, read-only after load (models are in eval mode and only
 ever run under ``torch.inference_mode``); nothing per-user is stored here.
 
@@ -99,8 +99,9 @@ def _history(card: dict) -> tuple[dict, ...]:
 
 
 def load_snapshots(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_NAME,
-                   vocab_size: int | None = None) -> SnapshotSet:
-    """Every snapshot of ``name`` that passes the checks (see the module docstring)."""
+                   vocab_size: int | None = None, device: str = "cpu") -> SnapshotSet:
+    """Every snapshot of ``name`` that passes the checks (see the module docstring), its
+    model on ``device``."""
     directory = Path(directory)
     card_path = directory / f"{name}.json"
     try:
@@ -127,7 +128,7 @@ def load_snapshots(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_NAME,
             expected = manifest.get(rel)
             if expected is None:
                 raise CheckpointError(f"{file}: not listed in manifest.json")
-            model = load_model(directory / rel, expected_sha256=expected)
+            model = load_model(directory / rel, device=device, expected_sha256=expected)
             if model.config != final_config:
                 raise CheckpointError(f"{file}: its config differs from {name}'s")
             if vocab_size is not None and model.config.vocab_size != vocab_size:
@@ -147,17 +148,18 @@ def load_snapshots(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_NAME,
                        _number(card.get("steps"), int))
 
 
-_CACHE: dict[tuple[str, str], SnapshotSet] = {}
+_CACHE: dict[tuple[str, str, str], SnapshotSet] = {}
 _LOCK = threading.Lock()
 
 
 def cached_snapshots(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_NAME,
-                     vocab_size: int | None = None) -> SnapshotSet:
-    """:func:`load_snapshots` once per (directory, name); later calls share the result."""
-    key = (str(Path(directory).resolve()), name)
+                     vocab_size: int | None = None, device: str = "cpu") -> SnapshotSet:
+    """:func:`load_snapshots` once per (directory, name, device); later calls share the
+    result (the device is part of the key: a check may hold a CPU and a GPU copy)."""
+    key = (str(Path(directory).resolve()), name, str(device))
     with _LOCK:
         if key not in _CACHE:
-            _CACHE[key] = load_snapshots(directory, name, vocab_size)
+            _CACHE[key] = load_snapshots(directory, name, vocab_size, device)
         return _CACHE[key]
 
 

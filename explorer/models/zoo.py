@@ -43,6 +43,7 @@ class Zoo:
     unavailable: dict[str, str] = field(default_factory=dict)  # name -> reason
     evals: dict[str, dict] = field(default_factory=dict)  # name -> eval/NAME.json, if current
     untrained: bool = False  # True when only the seeded stand-in is here
+    device: str = "cpu"  # where every model above lives ("cpu", "cuda", "cuda:N")
 
     def get(self, name: str) -> Transformer | None:
         return self.models.get(name)
@@ -51,6 +52,14 @@ class Zoo:
         if name in self.unavailable:
             return f"The checkpoint {name} could not be loaded: {self.unavailable[name]}"
         return f"No model was trained as {name}; pick another combination."
+
+    def to(self, device: str) -> Zoo:
+        """Move every model to ``device`` (in place: the models are shared, read-only state,
+        loaded once at start-up) and return the zoo."""
+        for model in self.models.values():
+            model.to(device)
+        self.device = str(device)
+        return self
 
     @property
     def default_name(self) -> str:
@@ -111,8 +120,9 @@ def untrained_model(vocab_size: int, seed: int = 0) -> Transformer:
 
 
 def load_zoo(directory: Path = CHECKPOINT_DIR, vocab_size: int = 4096,
-             allow_untrained: bool = True) -> Zoo:
-    zoo = Zoo()
+             allow_untrained: bool = True, device: str = "cpu") -> Zoo:
+    """Every checkpoint of ``directory`` that passes the checks, on ``device``."""
+    zoo = Zoo(device=str(device))
     manifest = read_manifest(directory)
     files = sorted(p for p in directory.glob("*.safetensors") if NAME_RE.match(p.stem))
     named = {p.stem for p in files} | {Path(f).stem for f in manifest
@@ -123,7 +133,7 @@ def load_zoo(directory: Path = CHECKPOINT_DIR, vocab_size: int = 4096,
         try:
             if expected is None:
                 raise CheckpointError(f"{path.name}: not listed in manifest.json")
-            model = load_model(path, expected_sha256=expected)
+            model = load_model(path, device=device, expected_sha256=expected)
             if model.config.vocab_size != vocab_size:
                 raise CheckpointError(f"{path.name}: vocabulary {model.config.vocab_size} does "
                                       f"not match the tokenizer's {vocab_size}")
@@ -144,7 +154,7 @@ def load_zoo(directory: Path = CHECKPOINT_DIR, vocab_size: int = 4096,
             zoo.evals[name] = evaluated
     if not zoo.models and allow_untrained:
         log.warning("no trained checkpoint found: serving a seeded, untrained model")
-        zoo.models[DEFAULT_NAME] = untrained_model(vocab_size)
+        zoo.models[DEFAULT_NAME] = untrained_model(vocab_size).to(device)
         zoo.cards[DEFAULT_NAME] = {"untrained": True}
         zoo.untrained = True
     return zoo

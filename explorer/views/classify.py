@@ -48,7 +48,8 @@ class LoadedClassifier:
 
 
 def load_classifier(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_CLASSIFIER,
-                    vocab_size: int | None = None) -> LoadedClassifier:
+                    vocab_size: int | None = None, device: str = "cpu") -> LoadedClassifier:
+    """The classifier on ``device`` (the zoo's: ``zoo.device``), or why there is none."""
     path = Path(directory) / f"{name}.safetensors"
     if not path.is_file():
         return LoadedClassifier(name, None, missing=(
@@ -58,7 +59,7 @@ def load_classifier(directory: Path = CHECKPOINT_DIR, name: str = DEFAULT_CLASSI
         expected = read_manifest(Path(directory)).get(path.name)
         if expected is None:
             raise CheckpointError(f"{path.name}: not listed in manifest.json")
-        model = load_model(path, expected_sha256=expected)
+        model = load_model(path, device=device, expected_sha256=expected)
         if model.config.task != "classify":
             raise CheckpointError(f"{path.name}: not a classifier")
         if vocab_size is not None and model.config.vocab_size != vocab_size:

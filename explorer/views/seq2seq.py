@@ -59,8 +59,10 @@ class Loaded:
     message: str = ""
 
 
-def load_seq2seq(tok, directory: Path = CHECKPOINT_DIR, name: str = CHECKPOINT) -> Loaded:
-    """Load ``name`` checked against ``manifest.json``; a clear message when it cannot."""
+def load_seq2seq(tok, directory: Path = CHECKPOINT_DIR, name: str = CHECKPOINT,
+                 device: str = "cpu") -> Loaded:
+    """Load ``name`` checked against ``manifest.json`` onto ``device`` (the zoo's:
+    ``zoo.device``); a clear message when it cannot."""
     ids = data.word_ids(tok)
     path = directory / f"{name}.safetensors"
     expected = read_manifest(directory).get(path.name)
@@ -69,7 +71,7 @@ def load_seq2seq(tok, directory: Path = CHECKPOINT_DIR, name: str = CHECKPOINT) 
             raise CheckpointError(f"{path.name}: not trained yet")
         if expected is None:
             raise CheckpointError(f"{path.name}: not listed in manifest.json")
-        model = load_model(path, expected_sha256=expected)
+        model = load_model(path, device=device, expected_sha256=expected)
         if model.config.task != "seq2seq" or model.config.vocab_size != tok.vocab_size:
             raise CheckpointError(f"{path.name}: not an encoder-decoder for this tokenizer")
     except CheckpointError as exc:

@@ -18,6 +18,7 @@ import torch
 
 from explorer.figures.matrices import matrix_figure
 from explorer.models.capture import run_with_cache
+from explorer.models.device import model_device
 from explorer.models.settings import AttentionSettings
 from explorer.training import seq2seq_task as data
 
@@ -45,10 +46,12 @@ def padded_batch(model, ids: dict[str, int], lists: list[list[str]],
                                    src_padding_mask=b.src_padding_mask,
                                    tgt_padding_mask=b.tgt_padding_mask)
     diffs = []
+    device = model_device(model)  # run_with_cache moves its inputs; a direct call must too
     with torch.inference_mode():
         for i, words in enumerate(lists):  # the same list alone: no padding anywhere
             n = len(words)
-            alone = model(b.src[i:i + 1, :n], b.tgt_in[i:i + 1, :n + 1], settings)
+            alone = model(b.src[i:i + 1, :n].to(device), b.tgt_in[i:i + 1, :n + 1].to(device),
+                          settings).float().cpu()
             diffs.append(float((logits[i, :n + 1] - alone[0]).abs().max()))
     enc = cache.stack("attn.hook_pattern", "enc_blocks.").transpose(0, 1).numpy()
     cross = cache.stack("cross_attn.hook_pattern", "dec_blocks.").transpose(0, 1).numpy()

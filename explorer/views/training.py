@@ -36,9 +36,10 @@ NO_SNAPSHOTS = ("⚠️ No training snapshots are installed for this model, so t
 __all__ = ["NO_SNAPSHOTS", "SnapshotSet", "TrainingView", "load_snapshots", "training_view"]
 
 
-def load_snapshots(tok: Tokenizer) -> SnapshotSet:
-    """The installed snapshots, loaded once per process (read-only, shared by everyone)."""
-    return cached_snapshots(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
+def load_snapshots(tok: Tokenizer, device: str = "cpu") -> SnapshotSet:
+    """The installed snapshots on ``device`` (the zoo's: ``zoo.device``), loaded once per
+    process and device (read-only, shared by everyone)."""
+    return cached_snapshots(CHECKPOINT_DIR, vocab_size=tok.vocab_size, device=device)
 
 
 @dataclass(frozen=True)
