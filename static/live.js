@@ -19,6 +19,9 @@
  *   register(view, {update, settle})  a view that fetches its own data (Explore's canvas,
  *                     static/live_grid.js: update(ctx) calls a server function with
  *                     ctx.values and draws the answer) adds or replaces handlers.
+ *                     A handler reports failure (no answer: the server was busy or did
+ *                     not reply) by throwing or by resolving to false; anything else is
+ *                     an answer, drawn.
  *   state()           a copy of what the loop knows, for tests.
  *
  * A keystroke, step by step:
@@ -34,9 +37,19 @@
  *     (always last). So a keystroke costs at most one server round, for the open view.
  *  4. Once nothing changed for a moment (config.settle ms, by what changed last: typing
  *     comes in bursts), the view's slower figures follow (its settle event, if it has one).
- *  5. While 3-4 are under way the marker #ae-live-status says "Updating <view>…"
- *     (role=status, aria-busy) and the view's panel carries data-ae-live; Explore's status
- *     line hides while it describes an older sentence than the grid shows.
+ *  5. A request that was refused or failed (the server busy: HTTP 429 from
+ *     ui/client_guard.py, 503 queue full, a "busy, retry" answer, a network error, no
+ *     answer within TIMEOUT_MS) leaves the view dirty: the loop waits a short backoff
+ *     (BACKOFF_MS: 250 ms, doubling to 2 s; back to the start after an answer) and asks
+ *     again, with the values as they are THEN, until the open view is answered. A change
+ *     during the backoff ends it at once. So the last keystroke wins, also after a
+ *     refusal, and the page never ends on a stale view. A failed settle is asked again
+ *     the same way. Gradio events cannot say they were refused (their stamp just never
+ *     comes), so the loop watches their start: the POST that joins Gradio's queue.
+ *  6. While 3-5 are under way the marker #ae-live-status says "Updating <view>…", or
+ *     "The server is busy: trying <view> again…" while retrying (role=status, aria-busy),
+ *     and the view's panel carries data-ae-live; Explore's status line hides while it
+ *     describes an older sentence than the grid shows.
  *
  * Knobs a view does not watch are made inert there, with a note saying which ones apply.
  * Configuration (knob names, which knobs each view watches, the pauses) is JSON in the
@@ -52,7 +65,10 @@
   let openId = null;
   let kind = "other"; // what changed last: "text", "slider" or "other"
   let tick = 0; // counts every change, so a pause can be recognised
-  const TIMEOUT_MS = 60000; // a Gradio event that never reports back (an error)
+  const TIMEOUT_MS = 60000; // a Gradio event that never reports back (a failure: retried)
+  // Pauses before asking again after a failure, one more step per failure in a row: short,
+  // as a refusal is cheap for the server (the guard answers at once) and the student waits.
+  const BACKOFF_MS = [250, 500, 1000, 2000];
 
   function readConfig() {
     if (config) return config;
@@ -65,7 +81,9 @@
   function view(id) {
     if (!views[id]) {
       views[id] = { id, handlers: {}, dirty: new Set(["*"]), running: false,
-                    needSettle: false, panel: null, wake: null, phase: "" };
+                    needSettle: false, panel: null, wake: null, phase: "",
+                    failing: 0, retries: 0, // failures in a row; retries ever (for tests)
+                    refuse: null, anchor: null, trigger: undefined }; // see mount()
     }
     return views[id];
   }
@@ -93,7 +111,9 @@
     const marker = document.querySelector("#ae-live-status");
     if (marker) {
       const title = (c && c.views[openId] && c.views[openId].title) || "the view";
-      marker.textContent = busy ? "⏳ Updating " + title + "…" : "";
+      const text = !busy ? "" : v.failing ? "⏳ The server is busy: trying " + title + " again…"
+        : "⏳ Updating " + title + "…";
+      if (marker.textContent !== text) marker.textContent = text; // aria-live: say it once
       marker.setAttribute("aria-busy", String(busy));
       marker.classList.toggle("ae-busy", busy);
     }
@@ -106,10 +126,11 @@
     }
   }
 
-  // One call of a handler; a Gradio event resolves when its stamp comes back.
+  // One call of a handler: true when it was answered, false when it failed (it threw or
+  // said false). A Gradio event resolves when its stamp comes back (mount()).
   async function call(v, name, changed) {
     const h = v.handlers[name];
-    if (!h) return;
+    if (!h) return true;
     const snapshot = last ? { ...last } : {};
     const names = (readConfig() || { knobs: [] }).knobs;
     const ctx = {
@@ -118,10 +139,24 @@
       fresh: () => names.every((n) => last && last[n] === snapshot[n]),
     };
     try {
-      await h(ctx);
+      return (await h(ctx)) !== false;
     } catch (e) {
-      console.error("Attention Explorer: update of " + v.id + " failed", e);
+      console.warn("Attention Explorer: update of " + v.id + " failed; trying again", e);
+      return false;
     }
+  }
+
+  // After a failure: wait (a change of what the view watches ends the wait at once), then
+  // the worker asks again with the values as they are then.
+  async function backoff(v) {
+    v.failing += 1;
+    v.retries += 1;
+    showState();
+    await sleep(v, BACKOFF_MS[Math.min(v.failing, BACKOFF_MS.length) - 1]);
+  }
+
+  function answered(v) {
+    v.failing = 0;
   }
 
   // The worker of one view: updates while something it watches changed, then (after a
@@ -140,7 +175,14 @@
           v.needSettle = !!v.handlers.settle;
           v.phase = "updating";
           showState();
-          await call(v, v.handlers.update ? "update" : "settle", changed);
+          if (!await call(v, v.handlers.update ? "update" : "settle", changed)) {
+            // not answered: what changed is still to be shown (with what changed meanwhile)
+            v.dirty = v.dirty || new Set();
+            changed.forEach((n) => v.dirty.add(n));
+            await backoff(v);
+            continue;
+          }
+          answered(v);
           if (!v.handlers.update) v.needSettle = false;
           v.phase = "partial"; // the fast part is shown; the settled figures are older
           showState();
@@ -148,16 +190,23 @@
         }
         if (v.needSettle) {
           const c = readConfig(), t = tick;
-          await sleep(v, (c && c.settle[kind]) || 0);
+          // after a failed settle the pause is over already: the backoff was the wait
+          await sleep(v, v.failing ? 0 : (c && c.settle[kind]) || 0);
           if (tick !== t || v.dirty || openId !== v.id) continue;
           v.needSettle = false;
-          await call(v, "settle");
+          if (!await call(v, "settle")) {
+            v.needSettle = true;
+            await backoff(v);
+            continue;
+          }
+          answered(v);
           continue;
         }
         break;
       }
     } finally {
       v.running = false;
+      v.failing = 0; // closed while retrying: asked afresh when it is opened again
       showState();
     }
   }
@@ -188,6 +237,67 @@
         : "No knob applies on " + spec.title + ".") + " The others are switched off here."));
       note.hidden = all;
     }
+  }
+
+  // ------------------------------------------------ a refused Gradio event (step 5 above)
+  // A view's event starts with one POST that names the component whose event it is
+  // (trigger_id: the view's anchor): queue/join, or run/predict for an event without the
+  // queue. Gradio's client makes it with the global fetch, looked up at each call (Gradio
+  // 6.31: post_data -> this.fetch -> fetch(...)), so wrapping window.fetch here, before
+  // Gradio loads, sees it. A refusal (429, 503 queue full, any answer not OK, a network
+  // error) means no stamp will ever come: the waiting view fails now, not after TIMEOUT_MS.
+  const JOIN = /\/gradio_api\/(queue\/join|run\/predict)\b/;
+
+  // The Gradio component id of a view's anchor: the block around it carries its elem_id.
+  function triggerId(v) {
+    if (v.trigger !== undefined) return v.trigger;
+    const components = (window.gradio_config && window.gradio_config.components) || [];
+    for (let e = v.anchor; e; e = e.parentElement) {
+      const c = e.id && components.find((x) => x.props && x.props.elem_id === e.id);
+      if (c) return (v.trigger = c.id);
+    }
+    return null; // not known (yet): a refusal then fails every waiting view
+  }
+
+  // Fail the view whose event was refused; true when it was surely a view's event.
+  function refused(body) {
+    let trigger;
+    try { trigger = JSON.parse(body).trigger_id; } catch (e) { return false; } // no event
+    const waiting = Object.values(views).filter((v) => v.refuse);
+    const mine = waiting.filter((v) => triggerId(v) === trigger);
+    // a refused event of another component (a button's) is not the loop's to retry;
+    // when a waiting view's id is unknown, every waiting view asks again (harmless)
+    const fail = mine.length || waiting.every((v) => triggerId(v) !== null) ? mine : waiting;
+    fail.forEach((v) => v.refuse());
+    return Object.values(views).some((v) => v.anchor && triggerId(v) === trigger);
+  }
+
+  // Gradio shows every refused event as an error toast, one more per retry ("Error (4)"
+  // over the page while the loop quietly asks again). A view's event refused as busy (429
+  // from ui/client_guard.py, 503 queue full) is the loop's to tell (the marker says it is
+  // trying again), so Gradio gets the one refusal it takes without a message: a
+  // validation error naming no input (422, detail []), which ends the event (Gradio 6.31;
+  // should that change, the toasts come back, nothing worse: tests/ui/test_retry_browser.py
+  // checks). Any other refusal reaches Gradio as it came. A network error too: Gradio then
+  // takes the connection for lost (and says so) and starts no more events, so from then on
+  // each retry of a Gradio event waits out TIMEOUT_MS.
+  const QUIET = () => new Response('{"detail": []}',
+    { status: 422, headers: { "Content-Type": "application/json" } });
+
+  const fetch0 = window.fetch;
+  if (fetch0) {
+    window.fetch = function (input, init) {
+      const answer = fetch0.apply(window, arguments);
+      const url = input instanceof Request ? input.url : String(input);
+      if (!init || init.method !== "POST" || typeof init.body !== "string" || !JOIN.test(url)) {
+        return answer;
+      }
+      const body = init.body;
+      return answer.then((r) => {
+        if (r.ok) return r;
+        return refused(body) && (r.status === 429 || r.status === 503) ? QUIET() : r;
+      }, (e) => { refused(body); throw e; });
+    };
   }
 
   const live = {
@@ -237,11 +347,17 @@
       if (!anchor) return;
       const v = view(anchor.dataset.view);
       v.panel = element.closest('[role="tabpanel"]') || element.parentElement;
+      v.anchor = element;
+      v.trigger = undefined; // its Gradio component id, looked up when first needed
+      // The event on its way resolves true when its stamp comes back, false when it was
+      // refused (v.refuse, called by the fetch watch below) or timed out.
       let done = null;
-      watch("value", () => { const d = done; done = null; if (d) d(); });
+      const finish = (ok) => { const d = done; done = null; v.refuse = null; if (d) d(ok); };
+      watch("value", () => finish(true));
       const start = (name) => () => new Promise((resolve) => {
-        const t = setTimeout(() => { done = null; resolve(); }, TIMEOUT_MS);
-        done = () => { clearTimeout(t); resolve(); };
+        const t = setTimeout(() => finish(false), TIMEOUT_MS);
+        done = (ok) => { clearTimeout(t); resolve(ok); };
+        v.refuse = () => finish(false);
         events[name]();
       });
       const handlers = {};
@@ -265,6 +381,7 @@
       return { open: openId, tick, kind, values: last && { ...last },
                views: Object.fromEntries(Object.values(views).map((v) => [v.id, {
                  running: v.running, dirty: v.dirty && [...v.dirty], needSettle: v.needSettle,
+                 failing: v.failing, retries: v.retries,
                  handlers: Object.keys(v.handlers) }])) };
     },
   };

@@ -5,8 +5,9 @@
 // The grid arrives by one way: the page's live loop (static/live.js, which says how a
 // keystroke travels) calls this script's update() for every change while Explore is open,
 // and this script asks the server itself (server.grid_data, one plain POST; no queue, no
-// server-sent events) and draws the answer. The loop also asks for the tab's slower
-// figures once typing pauses (its settled event, ui/explore_tab.py).
+// server-sent events) and draws the answer, or tells the loop there was none (the server
+// was busy: the loop asks again). The loop also asks for the tab's slower figures once
+// typing pauses (its settled event, ui/explore_tab.py).
 // Token labels and messages are plain text on a canvas or in textContent: never HTML.
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
@@ -243,16 +244,35 @@ new ResizeObserver(() => redraw()).observe(element);
 // static/live.js calls update() for every change of the box or a knob while Explore is open
 // (one at a time; changes made meanwhile collapse into one more call). ctx.values: the
 // sentence and the knobs in ui/controls.KNOB_NAMES order. One plain POST, no queue.
+//
+// Not an answer: the server said it is busy ({ok: false, retry: true, caption}), refused
+// the POST (HTTP 429 from ui/client_guard.py) or did not reply. Gradio's
+// server.* resolves to undefined when the POST fails (it logs and swallows the error);
+// other versions throw. Then the grid on screen stays, its caption says it is for an older
+// sentence, and update() returns false: the loop asks again, with the newest sentence, after
+// a short backoff. {ok: false} without retry (nothing typed, no such model) is an answer.
 const VIEW = element.querySelector("[data-view]").dataset.view;
+
+function waiting() {
+  const text = shown && shown.ok
+    ? "⏳ The server is busy: the grid below is for an older sentence. Trying again…"
+    : "⏳ The server is busy: trying again…";
+  if (caption.textContent !== text) caption.textContent = text; // aria-live: say it once
+}
+
 window.AttentionExplorer.live.register(VIEW, {
   async update(ctx) {
     const [text, ...controls] = ctx.values;
-    let answer;
+    let answer = null;
     try {
       answer = await server.grid_data({ text: text == null ? "" : String(text), controls });
     } catch (e) {
-      answer = { ok: false, caption: "⚠️ The server did not answer (busy?). Type on to try again." };
+      answer = null; // refused or no reply: as below
     }
-    if (ctx.fresh()) draw(answer); // else a newer change is on its way: the loop asks again
+    const ok = !!answer && typeof answer === "object" && !(answer.ok === false && answer.retry);
+    if (ctx.fresh()) { // else a newer change is on its way: the loop asks again anyway
+      if (ok) draw(answer); else waiting();
+    }
+    return ok;
   },
 });
