@@ -218,3 +218,13 @@ def queue_update(client, fn_index: int, trigger_id, session: str, data: list,
     return ok, received
 
 
+
+
+def pid_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) process ``pid`` has used so far, from /proc (NaN if gone);
+    :meth:`AppServer.cpu_seconds` for a server this benchmark did not start (``--url``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
