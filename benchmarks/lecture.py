@@ -10,7 +10,8 @@ Scenarios (``--scenario``, repeatable; default all):
 
   a. ``--students`` students, each from its own address, one keystroke a second;
   b. the same, all from ONE address (one school's proxy: one ``X-Forwarded-For``);
-  c. typing bursts: a sentence at 4 characters a second, a pause of 2-5 s, the next;
+  c. typing bursts: a sentence at 4 characters a second, a pause of 2-5 s, the next, all
+     from ONE address (a class behind its school's address; e's class too);
   d. page loads: ``--students`` pages from one address opened within 2 s (GET /, the
      first grid, then the settled figures' queue event); latency = open -> first grid;
   e. a flooding script from its own address -- ``--flood-loops`` loops each on one session
@@ -47,7 +48,7 @@ from benchmarks.app_server import GRID_PATH, AppServer, grid_request, pid_cpu_se
 from benchmarks.common import CORPUS, DEFAULT_CONTROLS, ROOT, load_avg, log, pct
 
 LABELS = {"a": "own addresses, 1 key/s", "b": "one address, 1 key/s",
-          "c": "typing bursts, 4 keys/s", "d": "page loads, one address",
+          "c": "typing bursts, 4 keys/s, one address", "d": "page loads, one address",
           "e": "class + flooding script"}
 OCTETS = {"a": 11, "b": 12, "c": 13, "d": 14, "e": 15}  # 10.<octet>.x.y: own addresses
 
@@ -112,6 +113,8 @@ def specs_for(name: str, args, ctx: dict, port: int, salt: int) -> list[tuple[di
     base["pattern"] = pattern
     if name == "b":
         base["address"] = f"10.1.{2 + salt}.3"
+    if name in "ce":  # a class types behind its school's one address (issue 29's figures)
+        base["address"] = f"10.1.{2 + salt}.5"
     if name == "d":
         base["address"] = f"10.1.{2 + salt}.4"
         base["settle"] = ctx["queue"] is not None and not args.no_load_event

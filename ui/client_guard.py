@@ -12,8 +12,8 @@ buckets (an average rate, and a burst that may be spent at once):
   (a page load, a reload, a script inventing a fresh hash each time), or an API call
   naming none (Gradio then makes one): ``NEW_SESSIONS_PER_S``, bursts of
   ``NEW_SESSION_BURST``. A school's students all come from the school's one public
-  address: a class of 200 opening the page at once is let in at once, and a script
-  making sessions in a loop gets one a second after that. A session costs the server
+  address: a lecture hall of 400 opening the page at once is let in at once, and a
+  script making sessions in a loop gets two a second after that. A session costs the server
   ~11 kB at most (ui/sessions.py; a keystroke's own none), 1,000 at most are kept.
 
 There is no fixed rate per address: a class behind one address sends as much as the
@@ -57,8 +57,8 @@ REQUEST_SESSION: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 
 SESSION_REQUESTS_PER_S = 30.0  # per session: more than a page sends (see above)
 SESSION_BURST = 150
-NEW_SESSIONS_PER_S = 1.0  # per address, after the burst: a script's loop, a reload now and then
-NEW_SESSION_BURST = 300  # per address: a class of 200 (and some reloads) opening at once
+NEW_SESSIONS_PER_S = 2.0  # per address, after the burst: a script's loop, reloads now and then
+NEW_SESSION_BURST = 500  # per address: a lecture hall of 400 (and some reloads) at once
 MAX_CLIENTS = 4096
 MAX_SESSIONS = 16384
 MAX_BODY = 4 * 1024 * 1024  # bytes read to find the session hash (a page sends < 10 kB)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import threading
+import time
 import uuid
 
 import gradio as gr
@@ -24,6 +25,7 @@ import pytest
 from tests.server import free_port
 from ui.client_guard import (
     NEW_SESSION_BURST,
+    NEW_SESSIONS_PER_S,
     RateLimiter,
     client_address,
     proxy_hops,
@@ -223,20 +225,23 @@ def test_a_client_in_a_loop_gets_busy_and_another_is_still_answered(served):
     with httpx.Client(timeout=30) as c:
         page = uuid.uuid4().hex
         assert _keystroke(c, url, grid, f"{prefix}.1", page).json()["ok"]
+        started = time.monotonic()
         flood = [_keystroke(c, url, grid, f"{prefix}.2", uuid.uuid4().hex)
-                 for _ in range(NEW_SESSION_BURST + 40)]
+                 for _ in range(NEW_SESSION_BURST + 80)]
+        earned = (time.monotonic() - started) * NEW_SESSIONS_PER_S + 1  # tokens meanwhile
         codes = [r.status_code for r in flood]
-        # the burst, and at most a few tokens earned meanwhile (0.5 a second)
-        assert NEW_SESSION_BURST <= codes.count(200) <= NEW_SESSION_BURST + 20, codes
+        # the burst, and the tokens earned meanwhile
+        assert NEW_SESSION_BURST <= codes.count(200) <= NEW_SESSION_BURST + earned, codes
         busy = [r for r in flood if r.status_code == 429]
-        assert len(busy) >= 20 and set(codes) <= {200, 429}
+        assert len(busy) >= 80 - earned and set(codes) <= {200, 429}
         assert "busy" in busy[0].json()["detail"] and busy[0].headers["retry-after"] == "1"
         # the flooding address is refused on the queue too. Asked at once, while its bucket
-        # is still empty: it earns a new session every 2 s, and on a loaded machine the two
-        # keystrokes below once took longer than that (the join got in, with no data)
-        join = c.post(url + "gradio_api/queue/join", headers={"X-Forwarded-For": f"{prefix}.2"},
-                      json={"data": [], "fn_index": 0, "session_hash": uuid.uuid4().hex})
-        assert join.status_code == 429
+        # is still empty: it earns a new session every 0.5 s (so one of these may get in)
+        joins = [c.post(url + "gradio_api/queue/join",
+                        headers={"X-Forwarded-For": f"{prefix}.2"},
+                        json={"data": [], "fn_index": 0, "session_hash": uuid.uuid4().hex})
+                 for _ in range(5)]
+        assert [j.status_code for j in joins].count(429) >= 4
         # the other student's page, and a new one elsewhere, are answered as before
         assert _keystroke(c, url, grid, f"{prefix}.1", page).json()["ok"]
         assert _keystroke(c, url, grid, f"{prefix}.3", uuid.uuid4().hex).json()["ok"]
