@@ -4,7 +4,7 @@ For one sentence, one layer and one head, :func:`head_stages` runs ONE forward
 pass (:func:`~explorer.models.capture.run_with_cache`, limited to the hook points this
 view needs) and returns the stages in the order the model computes them:
 
-    X -> Q, K, V (-> rotated q, k) -> Q·Kᵀ -> × scale (+ ALiBi) -> mask -> softmax
+    X -> Q, K, V (-> rotated q, k) -> Q·Kᵀ -> × scale (+ ALiBi, ÷ T) -> mask -> softmax
       -> pattern·V -> heads concatenated -> output projection W_O
 
 Each :class:`Stage` carries the 2-D matrix that is drawn (this head's slice where
@@ -20,7 +20,7 @@ returned separately, for Plotly labels only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
@@ -92,11 +92,18 @@ def scale_text(config: ModelConfig, rs: ResolvedSettings) -> str:
     return text
 
 
-def _bias_text(config: ModelConfig, model: Transformer, head: int) -> str:
+def scaled_text(config: ModelConfig, rs: ResolvedSettings, model: Transformer,
+                head: int) -> str:
+    """How the scaled score is computed. Temperature divides the whole score, so with
+    ALiBi it divides the distance penalty too: '(S × 1/√d_head + ALiBi bias) ÷ T'."""
     if config.pos_encoding != "alibi":
-        return ""
+        return f"S {scale_text(config, rs)}"
     slope = float(model.pos.slopes[head])
-    return f" + ALiBi bias −{slope:.4g}·|i − j| (this head's slope {slope:.4g})"
+    bias = f"ALiBi bias −{slope:.4g}·|i − j| (this head's slope {slope:.4g})"
+    plain = replace(rs, scale=rs.scale * rs.temperature, temperature=1.0)
+    if rs.temperature == 1.0:
+        return f"S {scale_text(config, plain)} + {bias}"
+    return f"(S {scale_text(config, plain)} + {bias}) ÷ temperature {rs.temperature:g}"
 
 
 def hook_names(config: ModelConfig, layer: int) -> list[str]:
@@ -162,7 +169,7 @@ def stages_from_ids(model: Transformer, ids: list[int],
     add("scores", "Raw scores Q·Kᵀ", f"S = {qk}: one dot product per (query, key)",
         "scores", square_dims, ("query pos", "key pos"), True)
     add("scaled", "Scaled scores",
-        f"S {scale_text(config, rs)}{_bias_text(config, model, head)}",
+        scaled_text(config, rs, model, head),
         "scaled", square_dims, ("query pos", "key pos"), True)
     masked, _ = get("masked")
     blocked = torch.isneginf(masked[0, head]).numpy()

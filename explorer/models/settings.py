@@ -19,7 +19,7 @@ from explorer.models.config import SCALINGS, ModelConfig
 class AttentionSettings:
     causal: bool | None = None  # None: as trained (decoders causal, encoders not)
     scale: str | None = None  # "d_head" (1/sqrt(d_head)), "d_model" (1/sqrt(d_model)), "none"
-    temperature: float = 1.0  # scores are divided by this after scaling
+    temperature: float = 1.0  # the whole score (scaled q·k + any ALiBi bias) is divided by it
     head_mask: tuple[tuple[int, int], ...] = ()  # (layer, head) pairs whose output is zeroed
 
     def resolve(self, config: ModelConfig) -> ResolvedSettings:
@@ -63,7 +63,8 @@ class AttentionSettings:
 
 @dataclass(frozen=True)
 class ResolvedSettings:
-    """Concrete values one forward pass uses. ``scale`` already includes 1/temperature."""
+    """Concrete values one forward pass uses. ``scale`` already includes 1/temperature; a
+    score bias (ALiBi) is divided by ``temperature`` where it is added (Attention.forward)."""
 
     causal: bool
     scale_name: str

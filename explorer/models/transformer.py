@@ -81,7 +81,7 @@ class Attention(nn.Module):
         self.hook_rot_q = HookPoint()  # [batch, head, pos, d_head]  after rotary (else = q)
         self.hook_rot_k = HookPoint()  # [batch, head, key_pos, d_head]
         self.hook_scores = HookPoint()  # [batch, head, query_pos, key_pos]  q k^T, raw
-        self.hook_scaled = HookPoint()  # [batch, head, query_pos, key_pos]  * scale (+ ALiBi)
+        self.hook_scaled = HookPoint()  # [batch, head, query_pos, key_pos]  (* scale (+ ALiBi)) / T
         self.hook_masked = HookPoint()  # [batch, head, query_pos, key_pos]  -inf where masked
         self.hook_pattern = HookPoint()  # [batch, head, query_pos, key_pos]  softmax, rows sum 1
         self.hook_z = HookPoint()  # [batch, head, query_pos, d_head]  pattern @ v (ablated: 0)
@@ -123,6 +123,12 @@ class Attention(nn.Module):
         q, k = self.hook_rot_q(q), self.hook_rot_k(k)
         n_k = source.shape[1]
         bias = pos.score_bias(n, n_k)  # [head, q, k] or None
+        if bias is not None and rs.temperature != 1.0:
+            # Temperature divides the whole score, ALiBi's distance penalty included
+            # ((q·k × scale + bias) / T; rs.scale already holds the 1/T of the first
+            # term): divided only in part, a high temperature would flatten ALiBi heads
+            # toward softmax(bias), not toward uniform. At T = 1 nothing is divided.
+            bias = bias / rs.temperature
         mask = self._mask(n, n_k, rs, key_padding_mask, x.device)
 
         if fused:

@@ -53,7 +53,9 @@ def check_consistent(model, r, settings: AttentionSettings) -> None:
     if cfg.pos_encoding == "alibi":
         n = len(r.ids)
         bias = model.pos.score_bias(n, n)[h].numpy()
-    np.testing.assert_allclose(r["scaled"].values, r["scores"].values * rs.scale + bias,
+    # temperature divides the whole score, ALiBi's bias included (rs.scale holds its 1/T)
+    np.testing.assert_allclose(r["scaled"].values,
+                               r["scores"].values * rs.scale + bias / rs.temperature,
                                atol=1e-4, rtol=1e-4)
     masked = r["masked"].values
     blocked = r["masked"].blocked
@@ -108,6 +110,8 @@ def test_every_control_reaches_the_stages(settings):
     assert "ALiBi" in r["scaled"].formula
     if rs.temperature != 1:
         assert "temperature 2" in r["scaled"].formula
+        assert r["scaled"].formula.startswith("(S ") and ") ÷ temperature 2" in \
+            r["scaled"].formula  # the bias is inside what temperature divides
     if not rs.causal:
         assert "no mask" in r["masked"].formula
 

@@ -65,6 +65,35 @@ def test_scaling_options(model, tokens, scale, factor, temperature):
                                cache["blocks.0.attn.hook_scores"] * factor / temperature)
 
 
+@pytest.mark.parametrize("temperature", [1.0, 2.5])
+def test_temperature_divides_the_whole_score_alibi_bias_included(tokens, temperature):
+    """(q·k × scale + ALiBi bias) / T: dividing only q·k would leave softmax(bias), not
+    uniform, as the limit of a high temperature (issue 31)."""
+    model = tiny_model(pos_encoding="alibi")
+    settings = AttentionSettings(temperature=temperature)
+    _, cache = run_with_cache(model, tokens, settings, names=["*hook_scores", "*hook_scaled"])
+    n = tokens.shape[1]
+    bias = model.pos.score_bias(n, n)[None]
+    torch.testing.assert_close(cache["blocks.0.attn.hook_scaled"],
+                               (cache["blocks.0.attn.hook_scores"] * 8 ** -0.5 + bias)
+                               / temperature)
+    with torch.no_grad():  # the fused path divides the same whole score
+        explicit = model(tokens, settings=settings)
+        fused = model(tokens, settings=settings, fused=True)
+    torch.testing.assert_close(explicit, fused, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("pos_encoding", ["rotary", "alibi"])
+def test_high_temperature_flattens_toward_uniform(tokens, pos_encoding):
+    model = tiny_model(pos_encoding=pos_encoding)
+    _, cache = run_with_cache(model, tokens, AttentionSettings(causal=False, temperature=1e4),
+                              names="*hook_pattern")
+    n = tokens.shape[1]
+    for pattern in cache.values():
+        torch.testing.assert_close(pattern, torch.full_like(pattern, 1 / n), atol=1e-3,
+                                   rtol=0)
+
+
 def test_padding_mask_gives_padding_keys_zero_weight(model):
     tokens = torch.tensor([[5, 6, 7, 8, 9], [5, 6, 7, 1, 1]])
     pad = torch.tensor([[False] * 5, [False, False, False, True, True]])
