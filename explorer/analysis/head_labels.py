@@ -8,12 +8,18 @@ A head is named only when two things hold on the student's own input:
    induction, on a repeated copy of the sentence (the sentence followed by itself):
    from each word of the second copy, the weight on the word that followed it in the
    first copy;
-2. **switching it off changes what the label predicts** (for the two heads a class
-   comes to see): without an induction head the model guesses the repeated copy worse;
-   without a previous-token head too, since the induction head reads what it wrote, or
-   the sentence itself gets harder to predict. "Worse" means the loss on those tokens
-   rises by at least ``CHECK_NATS``. Heads doing the same job are also switched off
-   together, so two heads that share one job are both still named.
+2. **switching it off changes what the label predicts**, for the kinds in ``CHECKED``
+   (induction, previous-token, next-token): without an induction head the model guesses
+   the repeated copy worse; without a previous-token head too, since the induction head
+   reads what it wrote, or the sentence itself gets harder to predict; without a
+   next-token head the hidden word. "Worse" means the loss on those tokens rises by at
+   least ``CHECK_NATS``. Heads doing the same job are also switched off together, so two
+   heads that share one job are both still named.
+
+First-token/sink and self heads are named on the threshold alone: neither predicts a
+loss that switching it off should raise (a sink is where a head rests when nothing
+matters to it), so no check is made, and the page says so (explorer/views/explore.py,
+``named_line``).
 
 Otherwise the head has **no clear pattern on this sentence**. That is the honest
 answer for most heads of a small model on most sentences; it is not a failure.

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from explorer.analysis.clear_heads import clear_heads, copying_models, parse_label, summary
-from explorer.analysis.head_labels import CHECK_NATS, NO_PATTERN, PLAIN, HeadLabels, label_heads
+from explorer.analysis.head_labels import (
+    CHECK_NATS,
+    CHECKED,
+    KINDS,
+    NO_PATTERN,
+    PLAIN,
+    HeadLabels,
+    label_heads,
+)
 from explorer.analysis.head_stats import EXPLANATIONS, HeadStats, classify
 from explorer.analysis.run import Analysis, analyse, plural
 from explorer.figures.attention import attention_grid, head_heatmap, head_heatmap_spec
@@ -60,7 +68,8 @@ def head_table(stats: HeadStats, layer: int, selected: int,
                baseline: HeadStats | None = None, labels: HeadLabels | None = None) -> str:
     """Per-head numbers of one layer as a Markdown table, then what the selected head's
     type means. With ``labels`` (:mod:`explorer.analysis.head_labels`) a head is named only when it
-    passed both the threshold and the switch-off check; without, the rough pattern type."""
+    passed the threshold and, for the kinds in ``CHECKED``, the switch-off check; without,
+    the rough pattern type."""
     kind_of = ((lambda h: labels.kind(layer, h)) if labels is not None
                else (lambda h: classify(stats, layer, h)))
     # Few, narrow columns: the table must fit a phone and a projector at 150 %.
@@ -84,9 +93,14 @@ def head_table(stats: HeadStats, layer: int, selected: int,
 def named_line(labels: HeadLabels) -> str:
     """One line naming every head with a name on this sentence, in all layers."""
     named = labels.named()
-    how = ("Named only when the pattern is clear on this sentence *and* switching off the "
-           f"heads of that kind together makes what they predict worse (≥ {CHECK_NATS:.2f} "
-           "nats; two heads can share one job, so one alone may change little).")
+    # Sink and self heads pass no switch-off check (head_labels.CHECKED): the line says so
+    # rather than let a class think every name was tested the same way.
+    unchecked = [k for k in KINDS if k not in CHECKED and k != NO_PATTERN]
+    how = (f"{_either(CHECKED).capitalize()} heads are named only when the pattern is clear "
+           "on this sentence *and* switching off the heads of that kind together makes what "
+           f"they predict worse (≥ {CHECK_NATS:.2f} nats; two heads can share one job, so "
+           f"one alone may change little); {_either(unchecked)} heads on the pattern alone "
+           "(switching one off predicts no loss to check).")
     if not labels.repeated and labels.scores.get("previous-token") is not None:
         how += " Induction was not measured: the sentence said twice would not fit."
     if not named:
@@ -94,6 +108,12 @@ def named_line(labels: HeadLabels) -> str:
     items = " · ".join(f"L{la} H{h} {kind} ({PLAIN[kind].split(',')[0]})"
                        for la, h, kind in named)
     return f"**Named heads on this sentence:** {items}. {how}"
+
+
+def _either(kinds) -> str:
+    """'induction, previous-token and next-token'."""
+    kinds = list(kinds)
+    return ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else "".join(kinds)
 
 
 def status_text(result: Analysis, name: str, zoo: Zoo) -> str:

@@ -6,10 +6,13 @@ import pytest
 import torch
 
 from explorer.analysis.head_labels import (
+    CHECKED,
     INDUCTION,
     KINDS,
     NO_PATTERN,
     PREVIOUS,
+    SELF,
+    SINK,
     THRESHOLDS,
     below,
     copy_scores,
@@ -136,3 +139,23 @@ def test_the_default_model_names_its_previous_token_and_induction_heads(resource
         assert labels.scores[kind][la, h] >= THRESHOLDS[kind]
     table = head_table(r.stats, 0, 0, labels=labels)
     assert "Named heads on this sentence:" in table and "induction" in table
+
+
+def test_sink_heads_are_named_on_the_threshold_alone_and_the_page_says_so():
+    """A head resting on the first token is named without a switch-off check (nothing is
+    switched off for it: no loss rise is recorded), and the named-heads line says which
+    kinds are checked and which are named on the pattern alone (issue 31, item 5)."""
+    model = tiny_model(seed=3)
+    ids = list(range(3, 13))
+    n = len(ids)
+    patterns = np.tril(np.ones((2, 4, n, n))) / np.arange(1, n + 1)[:, None]  # uniform
+    patterns[0, 0] = one_hot_rows(n, [0] * n)  # L0 H0: everything on the first token
+    labels = label_heads(model, ids, patterns)
+    assert labels.kind(0, 0) == SINK
+    assert np.isnan(labels.rise[0, 0])  # named without switching it off
+    assert SINK not in CHECKED and SELF not in CHECKED
+    line = named_line(labels)
+    assert "L0 H0 first-token/sink" in line
+    assert ("Induction, previous-token and next-token heads are named only when the pattern "
+            "is clear on this sentence *and* switching off") in line
+    assert "first-token/sink and self heads on the pattern alone" in line
