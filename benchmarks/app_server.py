@@ -109,12 +109,45 @@ class AppServer:
                      if c.get("props", {}).get("elem_id") == "grid"
                      and "grid_data" in (c["props"].get("server_fns") or [])), None)
 
+    def live_tabs(self) -> list[str]:
+        """Every view the live loop (static/live.js) runs Gradio events for: the ids of the
+        hidden anchors ``ae-live-<view>`` that carry an "update" or "settle" event (older
+        apps: a hidden ``ae-live-*`` button's click). Other elements named ``ae-live-...``
+        (the loop's ``ae-live-config``, its ``ae-live-status`` marker) are not views."""
+        import httpx
+
+        config = httpx.get(self.url + "/config", timeout=10).json()
+        fired = {(t[0], t[1]) for d in config["dependencies"] for t in d.get("targets", [])}
+        tabs = []
+        for c in config["components"]:
+            elem = str(c.get("props", {}).get("elem_id"))
+            if elem.startswith("ae-live-") and any((c["id"], e) in fired
+                                                   for e in ("update", "settle", "click")):
+                tabs.append(elem[len("ae-live-"):])
+        if not tabs:
+            raise RuntimeError("found no view of the live loop in /config (no ae-live-* "
+                               "anchor with an update or settle event): the benchmark no "
+                               "longer follows the page, see static/live.js")
+        return tabs
+
+    def settle_chain(self, tab: str = "explore") -> list[tuple[int, int | None, Callable]]:
+        """The events the page runs once typing pauses while ``tab`` is open: the anchor's
+        "settle" event (older apps: the hidden ``ae-rest-<tab>`` button's click); empty
+        when the view has none."""
+        return [(fn, trigger, make) for kind, fn, trigger, make in self._events(tab)
+                if kind == "settle"]
+
     def live_chain(self, tab: str = "explore") -> list[tuple[int, int | None, Callable]]:
-        """The events the page runs for one keystroke while ``tab`` is open, in order, as
-        ``(fn_index, trigger_id, text -> data)``: the click of the tab's hidden update
-        anchor's "update" event (static/live.js routes every keystroke there), then, for a tab
-        whose slower figures wait for a pause in typing, its "settle" event (older apps: the
-        clicks of hidden ``ae-live-*`` / ``ae-rest-*`` buttons; an app
+        """Every Gradio event of one update of ``tab``, in order: :meth:`_events`."""
+        return [(fn, trigger, make) for _, fn, trigger, make in self._events(tab)]
+
+    def _events(self, tab: str) -> list[tuple[str, int, int | None, Callable]]:
+        """The Gradio events the page runs for one update while ``tab`` is open, in order,
+        as ``(kind, fn_index, trigger_id, text -> data)``, kind "update" or "settle": the
+        view's hidden anchor's "update" event (static/live.js starts it after every change
+        the view watches; Explore has none, its canvas asks ``grid_data`` itself), then,
+        for a view whose slower figures wait for a pause in typing, its "settle" event
+        (older apps: the clicks of hidden ``ae-live-*`` / ``ae-rest-*`` buttons; an app
         from before that wiring: the sentence box's listener that draws ``#grid`` and the
         server events chained after it). Data as the page sends it: each input's current
         (default) value, None for ``gr.State`` (the server keeps that per session)."""
@@ -129,19 +162,20 @@ class AppServer:
         anchor = next((i for i, e in elem.items() if e == "ae-live-" + tab), None)
         # the live loop (static/live.js): the view's anchor fires "update", then "settle";
         # before it, hidden buttons ae-live-* / ae-rest-* were clicked
-        for target, event in ((anchor, "update"), (anchor, "settle"), (anchor, "click"),
-                              (next((i for i, e in elem.items() if e == "ae-rest-" + tab),
-                                    None), "click")):
+        rest = next((i for i, e in elem.items() if e == "ae-rest-" + tab), None)
+        for target, event, kind in ((anchor, "update", "update"), (anchor, "settle", "settle"),
+                                    (anchor, "click", "update"), (rest, "click", "settle")):
             dep = next((d for d in deps if target is not None and [target, event]
                         in [list(t) for t in d.get("targets", [])]), None)
             if dep is not None:
-                chain.append((dep, target))
+                chain.append((kind, dep, target))
         if not chain and tab == "explore":  # an app from before ui/controls.finish_live
             grid = next(i for i, e in elem.items() if e == "grid")
             first = next(d for d in deps if grid in d["outputs"] and [box, "input"]
                          in [list(t) for t in d.get("targets", [])])
-            chain = [(first, box)] + [(d, None) for d in deps if d.get("backend_fn")
-                                      and d.get("trigger_after") == first["id"]]
+            chain = [("update", first, box)] + [
+                ("settle", d, None) for d in deps
+                if d.get("backend_fn") and d.get("trigger_after") == first["id"]]
 
         def maker(dep):
             template = [None if comps[i].get("type") == "state"
@@ -155,7 +189,7 @@ class AppServer:
                 return data
             return make
 
-        return [(dep["id"], trigger, maker(dep)) for dep, trigger in chain]
+        return [(kind, dep["id"], trigger, maker(dep)) for kind, dep, trigger in chain]
 
 
 def grid_request(component: int, session: str, text: str) -> dict:
@@ -216,8 +250,6 @@ def queue_update(client, fn_index: int, trigger_id, session: str, data: list,
                 break
         received = s.num_bytes_downloaded
     return ok, received
-
-
 
 
 def pid_cpu_seconds(pid: int) -> float:

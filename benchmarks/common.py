@@ -103,6 +103,15 @@ def pct(samples: list[float], q: float) -> float:
     return float(np.percentile(samples, q)) if samples else float("nan")
 
 
+def require_samples(samples: list[float], what: str) -> list[float]:
+    """``samples``, or a loud error when there are none: a row that measured nothing
+    (the page changed under the benchmark) must not print as a number (issue 31)."""
+    if not samples:
+        raise RuntimeError(f"{what}: measured nothing (no sample); the benchmark no longer "
+                           "follows the page")
+    return samples
+
+
 def verdict(ok: bool | None) -> str:
     return "" if ok is None else ("PASS" if ok else "FAIL")
 

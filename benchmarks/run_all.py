@@ -2,6 +2,7 @@
 
     python -m benchmarks.run_all            # from the repository root, ~6 minutes
     python -m benchmarks.run_all --quick    # fewer runs, 10 s load test, ~2.5 minutes
+    python -m benchmarks.run_all --quick --smoke   # every row once, tiny: does it still run?
 
 What it measures (default model ``causal-h4-rotary``, 4 layers x 4 heads, default controls):
 
@@ -23,11 +24,13 @@ What it measures (default model ``causal-h4-rotary``, 4 layers x 4 heads, defaul
    on ``/explore`` (the API), and raw HTTP (httpx, one keep-alive connection, one session)
    the way the page does it: a keystroke's grid is one POST to
    ``/gradio_api/component_server/`` (the canvas's ``grid_data``, static/live_grid.js);
-   "whole" adds the settled event the page runs once typing pauses (the click of
-   ``ae-rest-explore``: POST ``/gradio_api/queue/join``, read ``/gradio_api/queue/data``
-   (SSE) until ``process_completed``); bytes on the wire. Then every tab's update on the
-   queue (its ``ae-live-*`` button: what a knob or opening the tab runs), for what each
-   costs while it is open (closed tabs run nothing per keystroke).
+   "whole" adds the settled event the page runs once typing pauses (static/live.js
+   starts the "settle" event of Explore's hidden anchor ``ae-live-explore``: POST
+   ``/gradio_api/queue/join``, read ``/gradio_api/queue/data`` (SSE) until
+   ``process_completed``); bytes on the wire. Then every tab's update on the queue (the
+   "update" and "settle" events of its anchor ``ae-live-<tab>``: what a knob or opening
+   the tab runs), for what each costs while it is open (closed tabs run nothing per
+   keystroke).
 4. Keystroke -> heatmap drawn in real Chromium (Playwright, Debian's ``chromium``): one
    key at a time into ``#sentence textarea`` at a typist's pace (one key per 250 ms,
    never before the previous key's grid is drawn). The page records each ``keydown``
@@ -47,6 +50,13 @@ What it measures (default model ``causal-h4-rotary``, 4 layers x 4 heads, defaul
 
 The machine has 2 cores and other work on it (a training job): compare numbers within
 one run, quote medians. The table states the load average before and after.
+
+A row that measured nothing (no sample: the page changed under the benchmark) is an
+error, not a number: the run stops, or, for a row already printed as "nan", exits with
+status 1 after the table. ``--smoke`` runs every row once at its smallest (T = 8, one
+timed run, two students for 2 s, two keys in Chromium) so a test can tell in a minute
+that the benchmark still follows the page (tests/benchmarks/test_run_all_smoke.py);
+its numbers mean nothing.
 """
 
 from __future__ import annotations
@@ -56,6 +66,7 @@ import asyncio
 import json
 import os
 import platform
+import re
 import shlex
 import statistics
 import sys
@@ -157,12 +168,26 @@ def load_rows(server: AppServer, sentences: Sentences, args, load_s: float, labe
     return rows
 
 
+def effort(args) -> dict[str, float]:
+    """How many runs each section makes and the scale of its time caps: full, --quick,
+    or --smoke (every row once, as small as it goes: a check that it runs at all)."""
+    if args.smoke:
+        return {"runs": 1, "budget": 0.1, "roundtrip": 2, "tabs": 1, "keys": 2,
+                "load_s": 2.0}
+    if args.quick:
+        return {"runs": 12, "budget": 0.4, "roundtrip": 20, "tabs": 4, "keys": 8,
+                "load_s": 10.0}
+    return {"runs": 40, "budget": 1.0, "roundtrip": 40, "tabs": 10, "keys": 20,
+            "load_s": 60.0}
+
+
 def measure_app(server: AppServer, sentences: Sentences, args,
                 label: str) -> tuple[list[tuple[str, str, str, str]], dict]:
     """Sections 2-5 against ``server`` (started and stopped here): (table rows, raw)."""
-    quick = args.quick
-    budget = 0.4 if quick else 1.0  # scales the time caps of every section
-    load_s = args.load_seconds or (10.0 if quick else 60.0)
+    quick = args.quick or args.smoke
+    e = effort(args)
+    budget = e["budget"]  # scales the time caps of every section
+    load_s = args.load_seconds or e["load_s"]
     system: list[tuple[str, str, str, str]] = []
     raw: dict = {}
     # One start is one noisy sample: the row is the median of this one and cold starts
@@ -183,7 +208,7 @@ def measure_app(server: AppServer, sentences: Sentences, args,
     final: dict[str, float] = {}
     try:
         log("round trips ...")
-        rt = bench_roundtrip(server, sentences, 20 if quick else 40, 20 * budget)
+        rt = bench_roundtrip(server, sentences, int(e["roundtrip"]), 20 * budget)
         raw["roundtrip"] = rt
         for n in (32, 128):
             c, h, w = rt[f"client {n}"], rt[f"raw {n}"], rt[f"raw whole {n}"]
@@ -203,7 +228,7 @@ def measure_app(server: AppServer, sentences: Sentences, args,
                            f"{rt[f'raw bytes {n}'] / KB:.1f} KB on the wire", "", ""))
 
         log("each tab's update while it is open ...")
-        tabs = bench_tabs(server, sentences, 4 if quick else 10, 8 * budget)
+        tabs = bench_tabs(server, sentences, int(e["tabs"]), 8 * budget)
         raw["tabs"] = tabs
         for tab, t in tabs.items():
             system.append((f"{label}  tab {tab}: its update while open, T=32",
@@ -215,7 +240,7 @@ def measure_app(server: AppServer, sentences: Sentences, args,
 
         if not args.skip_browser:
             log("Chromium: typing key by key ...")
-            br = bench_browser(server, sentences, 8 if quick else 20, 75 * budget)
+            br = bench_browser(server, sentences, int(e["keys"]), 75 * budget)
             raw["browser"] = br
             if "error" in br:
                 system.append((f"{label}keystroke -> grid drawn (Chromium)", br["error"], "",
@@ -251,7 +276,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer runs and a 10 s load test (~1.5 min)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--smoke", action="store_true",
+                        help="every row once at its smallest, to check that it runs "
+                             "(seconds of measuring; the numbers mean nothing)")
+    parser.add_argument("--sizes", type=int, nargs="+")
     parser.add_argument("--runs", type=int, help="timed runs per compute cell")
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--load-seconds", type=float, help="default 60 (quick: 10)")
@@ -264,8 +292,11 @@ def main() -> None:
     args = parser.parse_args()
     command = "python -m benchmarks.run_all" + "".join(
         " " + shlex.quote(a) for a in sys.argv[1:])
-    runs = args.runs or (12 if args.quick else 40)
-    budget = 0.4 if args.quick else 1.0  # scales the time caps of every section
+    if args.smoke:
+        args.students = min(args.students, 2)
+    args.sizes = args.sizes or ([8] if args.smoke else list(SIZES))
+    runs = args.runs or int(effort(args)["runs"])
+    budget = effort(args)["budget"]  # scales the time caps of every section
     started = time.time()
     load_before = load_avg()
     calib_before = calibrate()
@@ -307,6 +338,18 @@ def main() -> None:
     print_table(command, header, compute_rows, system, args.sizes)
     if args.json:
         args.json.write_text(json.dumps(raw, indent=1, default=str))
+    empty = nothing_measured(compute_rows, system)
+    if empty:
+        sys.exit("measured nothing in: " + "; ".join(empty))
+
+
+def nothing_measured(compute_rows: list[Row], system_rows) -> list[str]:
+    """Names of rows whose numbers are NaN (no sample): the benchmark missed what it was
+    meant to time, which must fail the run, not print as a result."""
+    nan = re.compile(r"\bnan\b", re.IGNORECASE)
+    out = [r.name.strip() for r in compute_rows
+           if any(nan.search(str(c)) for c in r.cells.values())]
+    return out + [name.strip() for name, value, _, _ in system_rows if nan.search(value)]
 
 
 if __name__ == "__main__":
