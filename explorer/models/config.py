@@ -12,7 +12,12 @@ import json
 from dataclasses import asdict, dataclass, fields
 
 POSITIONAL_ENCODINGS = ("none", "sinusoidal", "learned", "rotary", "alibi")
-NORM_PLACEMENTS = ("pre", "post")
+# "none": no LayerNorm at all (the Lab's attention-only models: an induction head forms
+# several times faster without it, issue 32)
+NORM_PLACEMENTS = ("pre", "post", "none")
+# How the weights start: "gpt2" (normal 0.02, residual writes shrunk; every zoo model) or
+# "torch" (each nn module's own default; the Lab's tiny models learn much faster from it)
+INITS = ("gpt2", "torch")
 SCALINGS = ("d_head", "d_model", "none")
 # What the network is for (notebook 003 builds the first two, 001/004 the third):
 # "lm": a language model (causal next-token or bidirectional masked-word),
@@ -40,6 +45,8 @@ class ModelConfig:
     task: str = "lm"  # one of TASKS
     n_classes: int = 0  # "classify" only: number of classes
     n_dec_layers: int = 0  # "seq2seq" only: decoder blocks (n_layers counts the encoder's)
+    mlp: bool = True  # False: attention-only blocks (the Lab), no feed-forward at all
+    init: str = "gpt2"  # one of INITS
 
     def __post_init__(self) -> None:
         if self.d_model % self.n_heads:
@@ -52,6 +59,10 @@ class ModelConfig:
             raise ValueError(f"attn_scale must be one of {SCALINGS}")
         if self.task not in TASKS:
             raise ValueError(f"task must be one of {TASKS}")
+        if self.init not in INITS:
+            raise ValueError(f"init must be one of {INITS}")
+        if self.task != "lm" and (self.norm == "none" or not self.mlp):
+            raise ValueError("only a language model may leave out its norms or its MLPs")
         if self.pos_encoding == "rotary" and self.d_head % 2:
             raise ValueError("rotary needs an even d_head")
 

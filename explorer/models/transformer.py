@@ -188,11 +188,12 @@ class Block(nn.Module):
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
-        self.pre_norm = config.norm == "pre"
-        self.ln1 = nn.LayerNorm(config.d_model)
+        self.pre_norm = config.norm != "post"  # "none": x + f(x), with no norm to apply
+        norm = (lambda: nn.LayerNorm(config.d_model)) if config.norm != "none" else nn.Identity
+        self.ln1 = norm()
         self.attn = Attention(config)
-        self.ln2 = nn.LayerNorm(config.d_model)
-        self.mlp = MLP(config)
+        self.ln2 = norm()
+        self.mlp = MLP(config) if config.mlp else None  # None: attention only
         self.hook_resid_pre = HookPoint()  # [batch, pos, d_model]
         self.hook_attn_out = HookPoint()  # [batch, pos, d_model]
         self.hook_resid_mid = HookPoint()  # [batch, pos, d_model]
@@ -205,6 +206,8 @@ class Block(nn.Module):
         attn_out = self.hook_attn_out(self.attn(attn_in, pos, rs, layer, key_padding_mask, fused))
         x = x + attn_out if self.pre_norm else self.ln1(x + attn_out)
         x = self.hook_resid_mid(x)
+        if self.mlp is None:  # attention only: the block adds nothing more (hook kept)
+            return self.hook_resid_post(self.hook_mlp_out(torch.zeros_like(x)) + x)
         mlp_out = self.hook_mlp_out(self.mlp(self.ln2(x) if self.pre_norm else x))
         x = x + mlp_out if self.pre_norm else self.ln2(x + mlp_out)
         return self.hook_resid_post(x)
@@ -271,13 +274,15 @@ def encode(model: nn.Module, tokens: torch.Tensor, settings: AttentionSettings |
 
 def init_and_name(model: HookedModel, residual_writes: int) -> None:
     """Initialise like GPT-2 (normal 0.02, zero biases; the matrices that write into the
-    residual stream shrunk by sqrt(residual_writes), the number of such writes) and name
-    every HookPoint by its module path. Shared by every model class here; the order of
+    residual stream shrunk by sqrt(residual_writes), the number of such writes), or keep
+    torch's own defaults (``config.init == "torch"``), and name every HookPoint by its
+    module path. Shared by every model class here; the order of
     the random draws is the module order, so a seed rebuilds the same weights."""
-    model.apply(Transformer._init_weights)
-    for name, p in model.named_parameters():
-        if name.endswith(("W_O.weight", "W_out.weight")):
-            nn.init.normal_(p, 0.0, 0.02 / math.sqrt(residual_writes))
+    if model.config.init == "gpt2":  # else each module keeps torch's own default
+        model.apply(Transformer._init_weights)
+        for name, p in model.named_parameters():
+            if name.endswith(("W_O.weight", "W_out.weight")):
+                nn.init.normal_(p, 0.0, 0.02 / math.sqrt(residual_writes))
     points = {}
     for name, module in model.named_modules():
         if isinstance(module, HookPoint):
