@@ -187,8 +187,8 @@ def run_lab(settings: LabSettings, on_event: Callable[[dict], None] | None = Non
         if trained_s >= next_update:
             emit(update("update"))
             next_update = trained_s + settings.update_s
-    if last.get("step") != step:
-        update("update")
+    if last.get("step") != step:  # the final state, if the last update was earlier
+        emit(update("update"))
     summary = {"kind": "done", "settings": asdict(settings), "steps": step,
                "seconds": round(trained_s, 3), "wall_s": round(time.perf_counter() - started, 3),
                "stopped": stopped, "formed": formed is not None,
