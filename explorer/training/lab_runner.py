@@ -213,6 +213,11 @@ class LabRunner:
             self._jobs[i].put((run_id, run.settings, run.key))  # has picked the job up
 
     # ------------------------------------------------------------------ the page's verbs
+    def warm(self) -> None:
+        """Start the workers now (they take a second or two to import torch)."""
+        with self._lock:
+            self._start()
+
     def ask(self, session: str, settings: LabSettings) -> int:
         """Start (or queue, or replay) a run for ``session``; returns its id. The
         session's earlier run, waiting or running, is cancelled."""

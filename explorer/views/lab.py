@@ -1,0 +1,145 @@
+"""The Lab view: train a tiny transformer and watch its heads form, as the page shows it.
+
+:func:`read_settings` checks the page's choices (a hand-made request gets a message, no
+echo); :func:`lab_view` turns what the runner knows of one run
+(:meth:`explorer.training.lab_runner.LabRunner.view`) into the status in words, the
+chart of losses and scores (:mod:`explorer.figures.lab`), every head's pattern on the
+probe sequence (the page's grid figure) and the class's table. Plain values, no gradio.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.figures.attention import attention_grid_spec
+from explorer.figures.lab import lab_chart_spec
+from explorer.figures.plotly_json import plot_value
+from explorer.training.lab import FORMED, LabSettings
+from explorer.training.lab_runner import LabRunner
+from explorer.training.lab_task import RepeatTask, probe
+from explorer.views.controls import BadControl
+
+__all__ = ["LAB_CHOICES", "LabRunner", "LabSettings", "LabView", "lab_view", "read_settings",
+           "class_table"]
+
+# What the page offers (anything else is refused): label -> value.
+LAB_CHOICES = {
+    "layers": (1, 2, 3), "heads": (1, 2, 4),
+    "pos": ("none", "sinusoidal", "learned", "rotary", "alibi"),
+    "lr": {"0.001 (slow)": 1e-3, "0.003": 3e-3, "0.01 (fast, may wobble)": 1e-2},
+    "steps": (20, 3000),
+}
+LAB_SECONDS = 60.0  # a run's time cap (of training): the class waits for no one longer
+PROBE_TOKENS = ["start"] + [f"#{int(t)}" for t in probe(RepeatTask())[0, 1:]]
+
+
+def read_settings(layers, heads, pos, mlp, norm, lr, seed, steps) -> LabSettings:
+    """The page's choices as :class:`LabSettings`, or :class:`BadControl`."""
+    try:
+        layers, heads, seed, steps = int(layers), int(heads), int(seed), int(steps)
+    except (TypeError, ValueError):
+        raise BadControl("The Lab's settings could not be read.") from None
+    low, high = LAB_CHOICES["steps"]
+    if (layers not in LAB_CHOICES["layers"] or heads not in LAB_CHOICES["heads"]
+            or pos not in LAB_CHOICES["pos"] or lr not in LAB_CHOICES["lr"]
+            or not low <= steps <= high or not 0 <= seed <= 9999
+            or not isinstance(mlp, bool) or not isinstance(norm, bool)):
+        raise BadControl("One of the Lab's settings is not one the page offers.")
+    return LabSettings(layers=layers, heads=heads, pos=pos, mlp=mlp, norm=norm,
+                       lr=LAB_CHOICES["lr"][lr], seed=seed, max_steps=steps,
+                       seconds=LAB_SECONDS)
+
+
+@dataclass(frozen=True)
+class LabView:
+    status: str  # Markdown we wrote (no user text)
+    chart: dict | None
+    grid: dict | None
+    final: bool  # nothing more will change
+
+
+def _where(grid: list[list[float]]) -> tuple[int, int, float]:
+    scores = np.asarray(grid)
+    layer, head = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    return int(layer), int(head), float(scores[layer, head])
+
+
+def _status(view: dict, prediction: str | None) -> str:
+    state, last, summary = view["state"], view["last"], view["summary"]
+    s: LabSettings = view["settings"]
+    model = (f"{s.layers} layer{'s' * (s.layers > 1)} × {s.heads} head{'s' * (s.heads > 1)}, "
+             f"{s.pos} positions")
+    if state == "waiting":
+        return (f"⏳ **Your run is number {view['place']} in line** ({model}); it should "
+                f"start in about {math.ceil(view['wait_s'])} s. Other students' runs are "
+                "training now.")
+    if state == "failed":
+        return "⚠️ This run failed on the server. Please press Train again."
+    if last is None:
+        return f"⏳ Starting a worker for your run ({model})…"
+    layer, head, score = _where(last["induction"])
+    p_layer, p_head, p_score = _where(last["previous_token"])
+    text = (f"**Step {last['step']}** ({last['seconds']:.1f} s of training, {model}). "
+            f"Loss on the second copy **{last['loss_copy']:.2f}**, on fresh tokens "
+            f"{last['loss_fresh']:.2f} nats. Best induction head **L{layer} H{head}: "
+            f"{score:.0%}** on the copy target; best previous-token head L{p_layer} "
+            f"H{p_head}: {p_score:.0%}.")
+    formed = last.get("formed_at_step")
+    if formed is not None:
+        text = (f"🎉 **An induction head formed at step {formed}** (its score passed "
+                f"{FORMED:.0%}). " + text)
+    if state in ("done", "stopped") and summary is not None:
+        if state == "stopped":
+            text = "⏹️ **Stopped.** " + text
+        elif view["from_cache"]:
+            text = "♻️ **This exact run was trained before on this server: replayed.** " + text
+        if not summary["formed"] and state == "done":
+            text += (f" **No induction head formed** in {summary['steps']} steps"
+                     + (": with one layer it cannot — a token's key knows only that token, "
+                        "and finding \"the token after the earlier one\" needs a "
+                        "previous-token head in an earlier layer." if s.layers == 1 else ".")
+                     )
+        if prediction in ("yes", "no") and state == "done":
+            right = (prediction == "yes") == summary["formed"]
+            text += (f"\n\nYou predicted **{prediction}**: "
+                     + ("right." if right else "not this time: why not?"))
+    return text
+
+
+def lab_view(view: dict | None, prediction: str | None = None,
+             theme: str = "light") -> LabView:
+    """What the page shows of one run (``view``: :meth:`LabRunner.view`, None: no run)."""
+    if view is None:
+        return LabView("Choose a model and press **Train**.", None, None, True)
+    events, last = view["events"], view["last"]
+    s: LabSettings = view["settings"]
+    chart = grid = None
+    if events:
+        formed = last.get("formed_at_step") if last else None
+        chart = plot_value(lab_chart_spec(events, chance=math.log(s.vocab - 1),
+                                          formed_at=formed, theme=theme))
+    if last is not None and "probe" in last:
+        patterns = np.asarray(last["probe"], dtype=np.float32) / 100.0  # [layer, head, q, k]
+        grid = plot_value(attention_grid_spec(patterns, PROBE_TOKENS, theme=theme,
+                                              selected=_where(last["induction"])[:2]))
+    final = view["state"] in ("done", "stopped", "failed")
+    return LabView(_status(view, prediction), chart, grid, final)
+
+
+def class_table(rows: list[dict]) -> str:
+    """The class's finished runs as a Markdown table (numbers and choices only)."""
+    if not rows:
+        return "No run has finished on this server yet."
+    head = ("| layers × heads | positions | MLP | LayerNorm | lr | seed | steps | induction "
+            "head? | best induction | best previous-token |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n")
+    body = "".join(
+        f"| {r['layers']} × {r['heads']} | {r['pos']} | {'yes' if r['mlp'] else 'no'} | "
+        f"{'yes' if r['norm'] else 'no'} | {r['lr']:g} | {r['seed']} | {r['steps']} | "
+        + (f"**yes, step {r['formed_at_step']}**" if r["formed"] else "no")
+        + f" | {r['best_induction']:.0%} | {r['best_previous_token']:.0%} |\n"
+        for r in reversed(rows[-50:]))
+    return head + body

@@ -1,0 +1,122 @@
+"""The Lab tab: train a tiny transformer in the page and watch an induction head form.
+
+The student predicts, picks a model (layers, heads, positions, MLP, LayerNorm, learning
+rate, seed, steps) and presses **Train**. The run trains in a worker process of the app's
+:class:`~explorer.views.lab.LabRunner` (low priority, one per spare core, a fair line
+when there are more runs than workers, finished runs replayed from a cache); this tab's
+Train event streams what the runner knows twice a second: the status in words, the
+losses and scores, every head's pattern on a fixed sequence said twice, and the class's
+table of finished runs. Stop cancels at once. The shared sentence and knobs do not apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from explorer.views.controls import BadControl
+from explorer.views.lab import LAB_CHOICES, LabRunner, class_table, lab_view, read_settings
+from ui.controls import Panel
+
+log = logging.getLogger("attention_explorer")
+TAB = "lab"
+TITLE = "Lab"
+UPDATE_S = 0.4  # the page gets a new picture this often while a run trains
+MAX_WATCH_S = 900.0  # a page stops watching after this long (the run itself is capped)
+CACHE_DIR = Path(os.environ.get("AE_LAB_CACHE")
+                 or Path(tempfile.gettempdir()) / "attention-explorer-lab")
+
+INTRO = """**Train a transformer yourself.** The task: random tokens in which a random
+block is said twice. Nothing can predict the first copy; the second copy can be predicted
+by a head that finds where the current token was said before and copies what came next —
+an **induction head**. Pick a model, **predict**, then press **Train** and watch the loss on
+the second copy fall and the heads change (the grid: every head on one sequence said twice;
+a copying head draws a stripe one block to the left)."""
+PREDICT = "Before you train: will this model grow an induction head?"
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
+          runner: LabRunner | None = None) -> None:
+    """Declare the tab (inside the caller's ``gr.Tab``) and wire Train and Stop. One runner
+    per app; its workers start when the tab is first opened."""
+    runner = runner or LabRunner(CACHE_DIR)
+    demo.lab_runner = runner  # the app's, for a test or a clean shutdown
+    gr.Markdown(INTRO, elem_classes="caption-text")
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=1, min_width=260):
+            layers = gr.Radio(list(LAB_CHOICES["layers"]), value=2, label="Layers",
+                              elem_id="lab-layers")
+            heads = gr.Radio(list(LAB_CHOICES["heads"]), value=2, label="Heads per layer",
+                             elem_id="lab-heads")
+            pos = gr.Dropdown(list(LAB_CHOICES["pos"]), value="learned",
+                              label="Positional encoding", elem_id="lab-pos")
+            with gr.Row():
+                mlp = gr.Checkbox(False, label="MLP in each block", elem_id="lab-mlp")
+                norm = gr.Checkbox(False, label="LayerNorm", elem_id="lab-norm")
+            lr = gr.Dropdown(list(LAB_CHOICES["lr"]), value="0.003", label="Learning rate",
+                             elem_id="lab-lr")
+            with gr.Row():
+                seed = gr.Number(0, precision=0, minimum=0, maximum=9999, label="Seed",
+                                 elem_id="lab-seed")
+                low, high = LAB_CHOICES["steps"]
+                steps = gr.Slider(low, high, value=1000, step=10, label="Training steps",
+                                  elem_id="lab-steps")
+            predict = gr.Radio(["yes", "no"], value=None, label=PREDICT,
+                               elem_id="lab-predict")
+            with gr.Row():
+                train = gr.Button("Train", variant="primary", elem_id="lab-train")
+                stop = gr.Button("Stop", elem_id="lab-stop")
+        with gr.Column(scale=2, min_width=320):
+            status = gr.Markdown("Choose a model and press **Train**.", elem_id="lab-status")
+            chart = gr.Plot(show_label=False, elem_id="lab-chart")
+            gr.Markdown("#### Every head on one sequence said twice (rows: layers)",
+                        elem_classes="caption")
+            grid = gr.Plot(show_label=False, elem_id="lab-grid")
+    gr.Markdown("#### The class's runs on this server (newest first)", elem_classes="caption")
+    table = gr.Markdown(elem_id="lab-table")
+
+    async def watch(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_, prediction, theme,
+                    request: gr.Request):
+        """Ask for a run and stream what it does until it ends (or the page goes)."""
+        session = request.session_hash or "anonymous"
+        try:
+            settings = read_settings(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_)
+        except BadControl as exc:
+            yield f"⚠️ {exc}", None, None, class_table(runner.table())
+            return
+        try:
+            run_id = runner.ask(session, settings)
+            waited = 0.0
+            while waited < MAX_WATCH_S:
+                shown = lab_view(runner.view(run_id), prediction, theme)
+                yield shown.status, shown.chart, shown.grid, class_table(runner.table())
+                if shown.final:
+                    return
+                await asyncio.sleep(UPDATE_S)
+                waited += UPDATE_S
+        except Exception:  # never show a student a stack trace
+            log.exception("lab run failed")
+            yield ("⚠️ Something went wrong with this run. Please try again.", None, None,
+                   class_table(runner.table()))
+
+    def halt(request: gr.Request):
+        runner.stop(request.session_hash or "anonymous")
+
+    inputs = [layers, heads, pos, mlp, norm, lr, seed, steps, predict, panel.theme]
+    raw = dict(preprocess=True, postprocess=False)  # the figures go out as built
+    # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
+    # queue's 4 places that every other view's updates wait for.
+    train.click(watch, inputs, [status, chart, grid, table], api_name=False,
+                concurrency_id="lab", concurrency_limit=64, show_progress="hidden", **raw)
+    stop.click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
+
+    def opened():  # the workers start now, so that the first Train answers at once
+        runner.warm()
+        return class_table(runner.table())
+
+    tab.select(opened, None, table, api_name=False, queue=False, show_progress="hidden")
