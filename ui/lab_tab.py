@@ -44,7 +44,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
           runner: LabRunner | None = None) -> None:
     """Declare the tab (inside the caller's ``gr.Tab``) and wire Train and Stop. One runner
     per app; its workers start when the tab is first opened."""
-    runner = runner or LabRunner(CACHE_DIR)
+    runner = runner or LabRunner(CACHE_DIR, device=zoo.device)
     demo.lab_runner = runner  # the app's, for a test or a clean shutdown
     gr.Markdown(INTRO, elem_classes="caption-text")
     with gr.Row(equal_height=False):

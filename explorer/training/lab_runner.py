@@ -1,12 +1,13 @@
 """The Lab's runs for a whole class on one small server: worker processes, a fair line,
 a cache of finished runs and the class's table.
 
-* **Workers**: ``workers`` processes (default: one per core but one, at least one),
+* **Workers**: ``workers`` processes (default: one per core but one, at least one, at
+  most 8) on ``device`` (the app's: a GPU when there is one),
   started on first use, each at low priority (``nice`` 10) with one torch thread, so the
   class's keystrokes keep their core and their latency. A worker trains one run at a
   time (:func:`explorer.training.lab.run_lab`) and sends its events back on one queue.
 * **A fair line**: more runs than workers wait in order of asking, one per session (a
-  second Train from the same session replaces its waiting run); :meth:`LabRunner.place`
+  second Train from the same session replaces its waiting run); :meth:`LabRunner.view`
   tells each its place and an estimate. A running run of a session that asks again is
   cancelled first. Stop cancels at once (the worker checks every step).
 * **The cache**: a run is fixed by its settings and seed, so a finished run's events and
@@ -74,7 +75,7 @@ class Run:
             self.events = self.events[:1] + self.events[2::2]
 
 
-def _worker(jobs, events, cancel, cache_dir: str) -> None:
+def _worker(jobs, events, cancel, cache_dir: str, device: str = "cpu") -> None:
     """A worker process: train each job it is given, report every event, and keep each
     finished run in the cache (its events, the probe's patterns of the last update only,
     and its model, written to a temporary folder and renamed: never half there)."""
@@ -101,7 +102,7 @@ def _worker(jobs, events, cancel, cache_dir: str) -> None:
 
         try:
             summary = run_lab(settings, emit, should_stop=cancel.is_set, out=out,
-                              with_probe=True)
+                              with_probe=True, device=device)
             final = Path(cache_dir) / key
             if summary["stopped"] or final.exists():
                 shutil.rmtree(out, ignore_errors=True)
@@ -117,10 +118,12 @@ class LabRunner:
     """See the module docstring. ``job`` replaces the worker loop in tests."""
 
     def __init__(self, cache_dir: Path, workers: int | None = None,
-                 max_cached: int = MAX_CACHED, worker: Callable = _worker) -> None:
+                 max_cached: int = MAX_CACHED, worker: Callable = _worker,
+                 device: str = "cpu") -> None:
         self.cache_dir = Path(cache_dir)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
-        self.n_workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.n_workers = workers or max(1, min(8, (os.cpu_count() or 2) - 1))
+        self.device = device  # where the workers train (the app's: a GPU when there is one)
         self.max_cached = max_cached
         self._worker_fn = worker
         self._lock = threading.RLock()
@@ -142,7 +145,8 @@ class LabRunner:
         for _ in range(self.n_workers):
             jobs, cancel = self._ctx.Queue(), self._ctx.Event()
             proc = self._ctx.Process(target=self._worker_fn, daemon=True,
-                                     args=(jobs, self._events, cancel, str(self.cache_dir)))
+                                     args=(jobs, self._events, cancel, str(self.cache_dir),
+                                           self.device))
             proc.start()
             self._jobs.append(jobs)
             self._cancels.append(cancel)

@@ -4,7 +4,7 @@ A job runs until cancelled or for ``settings.max_steps`` hundredths of a second.
 import time
 
 
-def slow_worker(jobs, events, cancel, cache_dir):
+def slow_worker(jobs, events, cancel, cache_dir, device="cpu"):
     while True:
         job = jobs.get()
         if job is None:
