@@ -147,15 +147,29 @@ def run_scenario(name: str, args, ctx: dict, port: int, salt: int, server_cpu) -
         p.stdin.write(json.dumps(spec).encode())
         p.stdin.close()
         procs.append(p)
+    # --lab-runs: Lab trainings beside the class, as the app's Lab workers run them: the
+    # same trainer, at nice 10, on the server's cores (a worker inherits the server's)
+    trainers = [subprocess.Popen(pinned(["nice", "-n", "10", sys.executable, "-m",
+                                         "explorer.training.lab", "--seed", str(k),
+                                         "--max-steps", "100000", "--seconds",
+                                         str(args.seconds + args.grace + 5), "--json"],
+                                        args.server_cpus), cwd=ROOT,
+                                 stdout=subprocess.DEVNULL)
+                for k in range(args.lab_runs)]
     time.sleep(max(0.0, start_at - time.monotonic()))
     cpu0, t0 = server_cpu(), time.monotonic()
     results = []
-    for p in procs:
-        out = p.stdout.read()
-        p.wait(args.seconds + args.grace + 60)
-        if p.returncode != 0:
-            raise RuntimeError(f"a generator process failed ({p.returncode})")
-        results.append(json.loads(out))
+    try:
+        for p in procs:
+            out = p.stdout.read()
+            p.wait(args.seconds + args.grace + 60)
+            if p.returncode != 0:
+                raise RuntimeError(f"a generator process failed ({p.returncode})")
+            results.append(json.loads(out))
+    finally:
+        for t in trainers:
+            t.kill()
+            t.wait()
     wall = time.monotonic() - t0
     server_s = server_cpu() - cpu0
     return summarize(name, results, server_s, wall)
@@ -259,6 +273,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--no-pin", action="store_true", help="do not use taskset at all")
     ap.add_argument("--procs", type=int, default=1,
                     help="generator processes (students split between them)")
+    ap.add_argument("--lab-runs", type=int, default=0,
+                    help="Lab trainings running beside each scenario (nice 10, on the "
+                    "server's cores, as the app's Lab workers)")
     ap.add_argument("--flood-loops", type=int, default=4,
                     help="(e): the script's loops on one session each (plus one loop "
                     "inventing a session per request)")
