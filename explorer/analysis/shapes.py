@@ -46,7 +46,7 @@ HOOKS: dict[str, tuple[tuple[str, ...], str]] = {
     "attn.hook_rot_q": (BHTD, "queries after rotary (the same as q for other encodings)"),
     "attn.hook_rot_k": (BHTD, "keys after rotary (the same as k for other encodings)"),
     "attn.hook_scores": (BHTT, "Q·Kᵀ: one raw score per (query, key), per head"),
-    "attn.hook_scaled": (BHTT, "scores × scale (+ the ALiBi bias for ALiBi models)"),
+    "attn.hook_scaled": (BHTT, "(scores × scale + the ALiBi bias on ALiBi models) ÷ temperature"),
     "attn.hook_masked": (BHTT, "−∞ where the mask forbids a key"),
     "attn.hook_pattern": (BHTT, "softmax over the keys: each row sums to 1"),
     "attn.hook_z": (BHTD, "pattern · V: each head's output"),
