@@ -192,6 +192,52 @@ def test_the_classifiers_training_time():
     has(f"the committed model's run took {c['wall_time_s']:.0f} s on one CPU core")
 
 
+def test_the_recipe_the_zoo_was_trained_with():
+    zoo = sorted(CHECKPOINTS.glob("causal-*.json")) + [CHECKPOINTS / "bidir-h4-rotary.json"]
+    assert len(zoo) == 21
+    recipes = {json.dumps({k: json.loads(p.read_text())["training"][k]
+                           for k in ("tokens", "batch_size", "lr", "repeat_share",
+                                     "repeat_min", "repeat_max", "repeat_kind")}) for p in zoo}
+    assert len(recipes) == 1, recipes  # every language model on one recipe
+    t = json.loads(recipes.pop())
+    assert t["repeat_share"] == 0.5 and t["repeat_kind"] == "mixed"  # half of the rows
+    has(f"by a coin flip, {t['repeat_min']}–{t['repeat_max']} random tokens")
+    has(f"Batch {t['batch_size']}, learning rate {t['lr']:.0e}".replace("e-03", "e-3"))
+    has(f"{t['tokens'] // 1_000_000}M tokens for every language model")
+    minutes = sorted(json.loads(p.read_text())["wall_time_s"] / 60 for p in zoo
+                     if json.loads(p.read_text())["device"] == "cpu")
+    assert 25 <= minutes[0] <= 35 and 60 <= minutes[-1] <= 70  # fastest and slowest core
+    has("a 12M-token model takes about 30 minutes on a CPU with AVX-512 and 65 on one")
+
+
+def test_a_gpu_trains_a_model_in_minutes():
+    runs = [c for c in (json.loads(p.read_text()) for p in STUDY.glob("*.json"))
+            if str(c.get("device")).startswith("cuda") and c["tokens_seen"] > 11e6]
+    assert runs and max(c["wall_time_s"] for c in runs) < 6 * 60
+    speed = sorted(c["tokens_per_s"] for c in runs)[len(runs) // 2]
+    assert 0.9 * 37_000 <= speed <= 1.1 * 37_000
+    has("one H100 did the 12 in under 6 minutes (~37,000 tokens/s per process")
+
+
+def test_lists_with_commas_are_not_continued():
+    comma = evaluation(DEFAULT)["list_continuation"]["comma"]
+    assert comma["share"] < 0.05
+    assert sum(g == " and" for g in comma["guesses"]) > len(comma["guesses"]) / 2
+    has('A list written with commas is still not continued: the model says "and".')
+
+
+def test_the_encoder_decoder_settings():
+    c = card("seq2seq-h4-reverse")
+    cfg, t, data = c["config"], c["training"], c["data"]
+    has(f"generates lists of {data['min_words']}–{data['max_words']} of {len(data['words'])} "
+        "everyday words to reverse, and holds out one list in ten")
+    assert data["held_out"].startswith("1 list in 10")
+    has(f"({cfg['n_layers']} encoder + {cfg['n_dec_layers']} decoder layers, "
+        f"{cfg['n_heads']} heads, d_model {cfg['d_model']}, {cfg['pos_encoding']} positions, "
+        f"{t['steps']:,} steps of {t['batch_size']} lists on one CPU thread)")
+    assert c["threads"] == 1
+
+
 # --------------------------------------------------------------------------- mask off
 
 
