@@ -64,9 +64,9 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
         yaxis2={**axis, "title": {"text": "score"}, "domain": [0.0, 0.42], "range": [0, 1],
                 "tickformat": ".0%", "anchor": "x"},
         margin={"l": 8, "r": 8, "t": 28, "b": 8, "pad": 0},
-        annotations=[_title("Loss: the second copy (what copying predicts) and fresh tokens",
-                            1.0),
-                     _title("The strongest head's induction and previous-token scores", 0.42)],
+        # short titles: a phone's chart is ~330 px wide and Plotly does not wrap them
+        annotations=[_title("Loss: second copy, fresh tokens", 1.0),
+                     _title("Best head's score: induction, previous token", 0.42)],
         shapes=[],
     )
     if formed_at is not None:
@@ -74,9 +74,11 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
                                  "x1": formed_at, "y0": 0, "y1": 1, "layer": "below",
                                  "line": {"color": th.accent, "width": 2, "dash": "dot"}})
         layout["annotations"].append({
-            "text": f"induction head formed (step {formed_at})", "x": formed_at, "xref": "x",
-            "y": 0.6, "yref": "paper", "xanchor": "left", "yanchor": "bottom",
-            "xshift": 4, "showarrow": False,
+            "text": f"formed at step {formed_at}", "x": formed_at, "xref": "x",
+            "y": 0.6, "yref": "paper", "yanchor": "bottom", "showarrow": False,
+            # beside the line, on the side with room
+            "xanchor": "left" if formed_at < last / 2 else "right",
+            "xshift": 4 if formed_at < last / 2 else -4,
             "font": {"size": 13, "color": th.accent}})
     return {"data": data, "layout": layout}
 
