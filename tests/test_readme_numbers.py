@@ -94,6 +94,12 @@ def test_how_the_default_models_heads_appeared_in_its_cards_tracking():
         + at(prev, 4096000) + ", " + at(prev, 5120000) + ")")
     has("while the induction head appears suddenly (" + at(ind, 4096000) + ", "
         + at(ind, 4608000) + ", " + at(ind, 5120000) + ")")
+    # the study notes tell the same story (one account, everywhere)
+    notes = " ".join((STUDY / "NOTES.md").read_text().split())
+    assert ("the best previous-token score grows gradually (" + at(prev, 512000) + ", "
+            + at(prev, 2048000) + ", " + at(prev, 4096000) + ", " + at(prev, 5120000)
+            + ")") in notes
+    assert "the heads appear together and suddenly" not in notes
     # "gradually" and "suddenly", as numbers: no half-million tokens lifts the previous-token
     # score by more than 0.1; one lifts the induction score by more than 0.3
     assert max(b - a for (_, a), (_, b) in zip(prev, prev[1:], strict=False)) < 0.1
@@ -151,6 +157,7 @@ def test_a_gpu_run_is_another_run():
     assert abs(float(cpu.group(1)) - gpu["val_loss"]) >= 0.01  # not "up to rounding"
     has(f"held-out loss {gpu['val_loss']:.3f} on the GPU against {cpu.group(1)} on a CPU core")
     assert "up to rounding (same command" not in README
+    assert "The same command gives the same model up to rounding" not in cpu.string
 
 
 # --------------------------------------------------------------------------- the rest of the zoo
