@@ -137,6 +137,13 @@ def test_a_busy_answer_is_asked_again_and_an_empty_box_is_an_answer(page):
     assert live_view(page, "explore")["retries"] == retries
 
 
+def wait_status_counts(page, status: str, n: int) -> None:
+    """Until the view's status line says the sentence has ``n`` tokens."""
+    page.wait_for_function(
+        "([sel, n]) => new RegExp('\\\\b' + n + ' tokens?\\\\b').test("
+        "document.querySelector(sel).textContent)", arg=[status, n], timeout=WAIT)
+
+
 def test_a_refused_queue_event_of_another_view_is_asked_again(page):
     # WAIT (40 s) is shorter than the loop's 60 s timeout: the refusal must be seen at the
     # POST that joins Gradio's queue, not waited out.
@@ -147,10 +154,7 @@ def test_a_refused_queue_event_of_another_view_is_asked_again(page):
     log = refuse_first(page, JOIN, 2, REFUSED)
     sentence = "Tom saw a red kite."
     type_in_box(page, "Tom saw", " a red kite.", "shapes")
-    n = n_tokens(sentence)
-    page.wait_for_function(
-        "(n) => new RegExp('\\\\b' + n + ' tokens?\\\\b').test("
-        "document.querySelector('#shapes-status').textContent)", arg=n, timeout=WAIT)
+    wait_status_counts(page, '#shapes-status', n_tokens(sentence))
     assert log[:2] == ["refused"] * 2 and log[-1] == "passed", log
     assert_said_retrying(page, "Shapes", grid=False)
     assert live_view(page, "shapes")["retries"] >= 2
@@ -166,9 +170,6 @@ def test_a_refused_settle_is_asked_again(page):
     type_in_box(page, "Mia had", " a red ball.", "explore")
     sentence = "Mia had a red ball."
     wait_grid_shows(page, sentence)
-    n = n_tokens(sentence)
-    page.wait_for_function(
-        "(n) => new RegExp('\\\\b' + n + ' tokens?\\\\b').test("
-        "document.querySelector('#status').textContent)", arg=n, timeout=WAIT)
+    wait_status_counts(page, '#status', n_tokens(sentence))
     assert log[:2] == ["refused"] * 2 and log[-1] == "passed", log
     assert_said_retrying(page, "Explore", grid=False)
