@@ -38,7 +38,7 @@ from benchmarks.app_server import GRID_PATH, AppServer, grid_request, proc_statu
 from benchmarks.common import CORPUS, ROOT, log, pct
 
 PAGE_EVERY_S = 0.5
-PER_ADDRESS = 50  # fresh sessions per simulated address (under the limiter's burst of 60)
+PER_ADDRESS = 50  # fresh sessions per simulated address (within its new-session burst)
 TEXTS = [" ".join(CORPUS[i:i + 2]) for i in range(0, len(CORPUS) - 1)]
 TARGETS = {"rss_mb": 800.0, "growth_mb": 100.0, "page_p95_ms": 1000.0}
 
