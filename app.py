@@ -168,17 +168,26 @@ def cap_malloc_arenas(n: int = 2) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
-    parser = argparse.ArgumentParser(description="Attention Explorer: serve the page.")
+    parser = argparse.ArgumentParser(prog="attention-explorer",
+                                     description="Attention Explorer: serve the page.")
     parser.add_argument("--device", default=None,
                         help=f"where the models run: {', '.join(CHOICES)} (default: "
                              f"${ENV_VAR} if set, else auto: cuda when this machine has a "
                              "GPU torch can use, else cpu)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the port to serve on (default: $GRADIO_SERVER_PORT if set, "
+                             "else 7860)")
+    # Off by default: a share link goes through Gradio's servers (and fetches their tunnel
+    # program the first time), and the app otherwise needs no network at all.
+    parser.add_argument("--share", action="store_true",
+                        help="also make a public gradio.live link (needs the network)")
     # None: called from code (tests, benchmarks) with no command line of its own to read
     return parser, parser.parse_args([] if argv is None else list(argv))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python app.py [--device D]``; ``argv`` is the command line after the program name."""
+    """``python app.py [--device D] [--port P] [--share]``; ``argv`` is the command line
+    after the program name."""
     parser, args = parse_args(argv)
     try:
         device = resolve_device(args.device)
@@ -203,9 +212,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     t_page = time.perf_counter()
     log.info("start-up: imports %.2f s, models %.2f s, page %.2f s; starting the server",
              t_imports - ui.fast_import.STARTED, t_models - t_imports, t_page - t_models)
+    port = args.port if args.port is not None else int(
+        os.environ.get("GRADIO_SERVER_PORT", "7860"))
     demo.launch(server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
-                server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")), **LAUNCH)
+                server_port=port, share=args.share, **LAUNCH)
+
+
+def main_cli() -> None:
+    """The ``attention-explorer`` command (pyproject.toml): ``main`` on this process's
+    command line."""
+    main(sys.argv[1:])
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main_cli()

@@ -1,0 +1,99 @@
+"""The package (issue 34): the wheel holds the app, every model the manifest lists, the
+tokenizer and the page's scripts under attention_explorer/, a .pth that puts that folder on
+sys.path, and the ``attention-explorer`` command; it stays under 100 MB. One test installs it
+into a fresh virtualenv and runs the command from outside the checkout.
+
+The wheel is built offline (``pip wheel --no-build-isolation --no-deps``: hatchling from
+requirements-dev.txt, nothing fetched). The virtualenv sees this interpreter's packages
+(``--system-site-packages``) and installs the wheel alone (``--no-deps --no-index``), so the
+test takes seconds and needs no network; it checks that what runs comes from the venv."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MB = 10**6
+PREFIX = "attention_explorer/"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    pytest.importorskip("hatchling", reason="pip install -r requirements-dev.txt (hatchling)")
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
+                    "--no-index", "-q", "-w", str(out), str(ROOT)], check=True, timeout=300)
+    (path,) = out.glob("attention_explorer-*.whl")
+    return path
+
+
+def requirement_lines(path: Path) -> list[str]:
+    lines = (line.split("#")[0].strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("-r")]
+
+
+def test_the_package_depends_on_what_requirements_txt_says():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["dependencies"] == requirement_lines(ROOT / "requirements.txt")
+    assert "torch==2.13.0" in project["dependencies"]
+    assert project["scripts"]["attention-explorer"] == "app:main_cli"
+
+
+def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
+    assert wheel.stat().st_size < 100 * MB
+    names = set(zipfile.ZipFile(wheel).namelist())
+    files = json.loads((ROOT / "checkpoints" / "manifest.json").read_text())["files"]
+    shipped = {PREFIX + "checkpoints/" + name for name in files
+               if not name.startswith("study/")}
+    assert any(name.endswith(".safetensors") for name in shipped)
+    assert shipped <= names, sorted(shipped - names)[:5]
+    for path in ["app.py", "checkpoints/tokenizer.json", "checkpoints/manifest.json",
+                 "checkpoints/causal-h4-rotary.safetensors", "static/live_grid.js",
+                 "static/live.js", "static/style.css", "explorer/models/zoo.py",
+                 "ui/explore_tab.py"]:
+        assert PREFIX + path in names, path
+    # Only the .pth and the metadata sit beside the folder: site-packages gets no top-level
+    # "app", "ui" or "static" of ours except through that one line.
+    outside = {name for name in names if not name.startswith(PREFIX)}
+    assert {n for n in outside if ".dist-info/" not in n} == {"attention_explorer.pth"}
+    pth = zipfile.ZipFile(wheel).read("attention_explorer.pth").decode()
+    assert [line for line in pth.splitlines() if not line.startswith("#")] == [
+        "attention_explorer"]
+    for name in names:  # what stays in the checkout
+        assert not re.match(PREFIX + r"(tests|benchmarks|scripts|runs|artifacts)/", name), name
+        assert "__pycache__" not in name and "/study/" not in name, name
+    entry = zipfile.ZipFile(wheel).read(
+        next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+    assert "attention-explorer = app:main_cli" in entry
+
+
+def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--no-deps", "--no-index", str(wheel)], check=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # not the checkout's
+    run = subprocess.run([str(env_dir / "bin" / "attention-explorer"), "--help"], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    for flag in ["--port", "--device", "--share"]:
+        assert flag in run.stdout
+    probe = ("import app, explorer.models.zoo as z, ui.explore_tab as e; "
+             "print(app.__file__); print(z.CHECKPOINT_DIR); print(len(e.GRID_JS))")
+    run = subprocess.run([str(python), "-c", probe], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    app_file, checkpoints, grid_js = run.stdout.split()
+    site = str(env_dir)
+    assert app_file.startswith(site) and checkpoints.startswith(site)  # not the checkout's
+    assert (Path(checkpoints) / "causal-h4-rotary.safetensors").is_file()
+    assert int(grid_js) > 1000
