@@ -18,7 +18,8 @@ predictable), under the panel's settings:
 :func:`rank_heads` removes each head alone (``n_layers x n_heads`` forward passes of
 a few milliseconds) and sorts the heads by how much the loss goes up.
 
-No gradio here; no user text in any Markdown string.
+No gradio here; no user text in any Markdown string (a guessed token, a piece of the
+vocabulary, is quoted with its punctuation escaped: :func:`quoted_token`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from explorer.analysis.losses import LossSpec, loss_spec, spec_loss
 from explorer.analysis.run import plural
 from explorer.figures import compare as compare_figures
 from explorer.figures.attention import attention_grid
+from explorer.figures.labels import display_token
 from explorer.figures.predictions import predictions_bar
 from explorer.models.settings import AttentionSettings
 from explorer.models.tokenizer import Tokenizer
@@ -200,6 +202,30 @@ def pattern_legend(types: HeadTypes) -> str:
     return "\n".join(lines)
 
 
+# CommonMark lets a backslash escape any ASCII punctuation: a token quoted in Markdown then
+# shows its characters, never markup (a vocabulary piece can be "*", "<", "](", ...).
+_MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def quoted_token(text: str) -> str:
+    """A guessed token for a Markdown sentence: every character visible (␣ for a space),
+    escaped, in quotes."""
+    return "“" + _MD_PUNCT.sub(r"\\\1", display_token(text)) + "”"
+
+
+def guess_change(tok: Tokenizer, on: np.ndarray, off: np.ndarray, heads: str) -> str:
+    """What switching ``heads`` off did to the top guess, in words (Markdown): the old top
+    guess's probability before and after and, if another token took its place, which."""
+    before, after = int(np.argmax(on)), int(np.argmax(off))
+    was = quoted_token(tok.decode([before]))
+    if before == after:
+        return (f"Top guess still {was}: {float(on[before]):.0%} → {float(off[before]):.0%} "
+                f"with {heads} off.")
+    return (f"Top guess {was}: {float(on[before]):.0%} → **{float(off[before]):.0%}** with "
+            f"{heads} off; now {quoted_token(tok.decode([after]))} is the top guess, at "
+            f"{float(off[after]):.0%}.")
+
+
 def ranking_key(name: str, text: str, controls: Controls) -> tuple:
     """What a ranking depends on (the heads switched off do not count)."""
     s = controls.settings()
@@ -230,7 +256,8 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     grid = attention_grid(a.off.patterns, a.off.tokens, theme=theme)
     compare_figures.mark_heads_off(grid, config.n_heads, heads_off, theme)
     preds = None
-    rows = prediction_rows(tok, a.on.probs, a.off.probs)
+    # each guess in quotes: a bare "." or "," was a dot beside the bar, not a label
+    rows = [(f"“{t}”", p, q) for t, p, q in prediction_rows(tok, a.on.probs, a.off.probs)]
     if rows and heads_off:
         preds = compare_figures.prediction_change_bar(
             rows, names=("all heads on", "heads off"), theme=theme,
@@ -260,10 +287,7 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         else:
             lines.append(f"Switched off: {off_text}. ⚠️ {a.loss_how}")
         if a.on.probs is not None and a.off.probs is not None:
-            before, after = int(np.argmax(a.on.probs)), int(np.argmax(a.off.probs))
-            lines.append(f"Top guess probability {float(a.on.probs[before]):.0%} → "
-                         f"{float(a.off.probs[after]):.0%}"
-                         + (" (a different token)." if before != after else " (same token)."))
+            lines.append(guess_change(tok, a.on.probs, a.off.probs, off_text))
     else:
         lines.append("Tick heads below — or click a square in the grid — to switch them off.")
         if a.loss_on is None:

@@ -6,7 +6,13 @@ predict *before* the answer is revealed. The steps are built on the views that e
 found named heads in the default model (:mod:`explorer.analysis.clear_heads`), they point at
 those heads by name; where it found none, the step says so instead of pretending.
 
-Pure data and functions: no gradio, no torch, no user text in any string here.
+Each step also names the figures of its view that it is about (``figures``: elem ids, the
+first one the key figure): the view shows them first, under the step's question, so that
+they are on the first screen of a laptop, a projector and a phone (ui/step_bar.py).
+
+Pure data and functions: no gradio, no torch, no user text in any string here. The numbers
+a step quotes about the model come from its evaluation or from
+:mod:`explorer.views.guided_numbers` (measured when the page starts).
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from explorer.analysis.clear_heads import ClearHead, clear_heads
+from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo
+from explorer.views.guided_numbers import Measured, measure
 
 # Sentences of the path (the model knows the simple English of children's stories).
 STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to"
@@ -35,6 +43,16 @@ class Step:
     answer: str  # Markdown: revealed on request
     tab: str  # the view to open
     values: dict = field(default_factory=dict)  # control name -> value (Panel's names)
+    # elem ids of the figures (or text) in the opened view the step is about, shown first
+    # under the step's question in this order; ``key`` (default: the first) is the one
+    # that must be on the first screen
+    figures: tuple[str, ...] = ()
+    key: str = ""
+    own: dict = field(default_factory=dict)  # the opened view's own controls: name -> value
+
+    @property
+    def key_figure(self) -> str:
+        return self.key or (self.figures[0] if self.figures else "")
 
     def controls(self) -> dict:
         """Every knob's value for this step: the defaults, then the step's own."""
@@ -63,13 +81,91 @@ def _copies_stories(ind: ClearHead) -> str:
             "twice the page names it. Try it: paste a sentence of your own twice.")
 
 
-def default_path(zoo: Zoo) -> list[Step]:
-    """The path for the default model of ``zoo``, pointed at the heads its evaluation found."""
-    return steps(zoo.evals.get(DEFAULT_NAME))
+def default_path(zoo: Zoo, tok: Tokenizer | None = None) -> list[Step]:
+    """The path for the default model of ``zoo``, pointed at the heads its evaluation found;
+    with ``tok``, the numbers it quotes measured on that model."""
+    evaluation = zoo.evals.get(DEFAULT_NAME)
+    heads = clear_heads(evaluation)
+    ind = _find(heads, "induction")
+    measured = (measure(zoo, tok, STORY, REPEAT, (ind.layer, ind.head) if ind else None)
+                if tok is not None else None)
+    return steps(evaluation, measured)
 
 
-def steps(evaluation: dict | None) -> list[Step]:
-    """The path for the default model, given its evaluation (``eval/NAME.json``)."""
+def _lists_without(evaluation: dict | None, kind: str) -> tuple[int, int] | None:
+    """(lists the model still continues, lists) with the head of ``kind`` switched off, from
+    the evaluation's switch-off check; None where it was not measured."""
+    off = ((evaluation or {}).get("switched_off") or {}).get(kind) or {}
+    lists = ((evaluation or {}).get("list_continuation") or {}).get("lists")
+    share = off.get("list_continuation")
+    if share is None or not lists:
+        return None
+    return round(share * lists), lists
+
+
+def _copy_answer(evaluation: dict | None, prev: ClearHead | None) -> str:
+    """Step 3: what switching off the induction head, and the previous-word head, costs."""
+    base = ("No: without the induction head the guess is no longer the list's next word; "
+            "the status above the figures says which token took its place. The ranking "
+            "table shows how much the loss rises without each head: on a repeated list the "
+            "top two are the induction head and the previous-word head of step 1. ")
+    ind_off, prev_off = (_lists_without(evaluation, "induction"),
+                         _lists_without(evaluation, "previous_token"))
+    if ind_off is None or prev_off is None or prev is None:
+        return base + ("Copying takes both: one writes into each word which word came "
+                       "before it, the other finds the word that followed it last time.")
+    return base + (
+        "They work together, but not equally. On the evaluation's lists said twice the "
+        f"model continues {ind_off[0]} of {ind_off[1]} with the induction head off, and "
+        f"still {prev_off[0]} of {prev_off[1]} with the previous-word head, "
+        f"**L{prev.layer} H{prev.head}**, off: without the induction head copying stops; "
+        "without the previous-word head it gets harder, as other heads also carry which "
+        "word came before.")
+
+
+def _mask_answer(ind: ClearHead | None, m: Measured | None) -> str:
+    """Step 4: what the mask off does to the loss and to the copying head, measured."""
+    if ind is None:
+        return ("The guesses get worse, because the model was never trained to cope with "
+                "seeing what comes next: during training the answer would have been in plain "
+                "view.")
+    name = f"**L{ind.layer} H{ind.head}**"
+    if m is None or m.next_share is None or m.loss_unmasked_no_copy is None:
+        easier = ("And the sentence gets *easier*: open **Ablate**, whose loss follows the "
+                  "knobs, and it is lower with the mask off. ")
+        share = (f"The copying head, {name}, looks for what came after the current word; "
+                 "with the mask off, part of that is the very next word, in plain view "
+                 "(switch it off too and the advantage goes). ")
+    else:
+        easier = (f"And this sentence gets *easier*: its loss is **{m.loss_masked:.2f} with "
+                  f"the mask** and **{m.loss_unmasked:.2f} without** (lower = easier to "
+                  "guess). ")
+        share = (f"The copying head, {name} (large above), looks for what came after the "
+                 f"current word; with the mask off, {m.next_share:.0%} of its attention lands "
+                 "on the very next word, in plain view: too little for the table to name a "
+                 "pattern, enough to help. Switch it off as well (**Ablate**) and the loss "
+                 f"rises to {m.loss_unmasked_no_copy:.2f}. ")
+    return (easier + share + "That is why a model is trained with the mask: otherwise it "
+            "would learn to read the answer instead of predicting it. (On a short opening "
+            "like this one; over a longer text the model, never trained to see ahead, does "
+            "worse.)")
+
+
+def _stripe(m: Measured | None) -> str:
+    """Where step 2's copying stripe runs, in tokens when they were counted."""
+    if m is None or m.copies_apart is None:
+        return ("Its bright stripe runs parallel to the diagonal, as far to the left as the "
+                "two copies are apart, less one: it looks one word further, at what came "
+                "next.")
+    return (f"Its bright stripe runs parallel to the diagonal, {m.copies_apart - 1} tokens to "
+            f"its left: the two copies are {m.copies_apart} tokens apart (the list's 8 words "
+            "plus “. She read it again:”), and the head looks one word further, at what "
+            "came next.")
+
+
+def steps(evaluation: dict | None, measured: Measured | None = None) -> list[Step]:
+    """The path for the default model, given its evaluation (``eval/NAME.json``) and, when
+    they were measured, the numbers it quotes (:func:`explorer.views.guided_numbers.measure`)."""
     heads = clear_heads(evaluation)
     prev, ind = _find(heads, "previous-token"), _find(heads, "induction")
     at_prev = {"layer": prev.layer, "head": prev.head} if prev else {}
@@ -90,62 +186,52 @@ def steps(evaluation: dict | None) -> list[Step]:
         f"**Layer {ind.layer}, head {ind.head}** (an *induction head*): from each word of "
         "the second copy it looks at the word that came *after* the same word in the first "
         f"copy ({ind.score:.0%} on held-out word lists), so the model can guess that what "
-        "came next last time comes next again. Its bright stripe runs parallel to the "
-        "diagonal, one list-length to the left. The guesses should say **coat**."
-        + _copies_stories(ind)
+        "came next last time comes next again. " + _stripe(measured)
+        + " The guesses should say **coat**." + _copies_stories(ind)
         if ind else
         "This model grew no induction head that passes the held-out check, so it cannot "
         "copy the list: its guess is a likely word, not the next one of the list.")
-    mask_answer = (
-        f"And the sentence gets *easier*: open **Ablate**, whose loss follows the knobs, and "
-        f"it is lower with the mask off. The copying head, **L{ind.layer} H{ind.head}**, looks "
-        "for what came after the current word; with the mask off, that is the very next "
-        "word, in plain view, and it copies it (switch it off there and the advantage goes). "
-        "That is why a model is trained with the mask: otherwise it would learn to read the "
-        "answer instead of predicting it."
-        if ind else
-        "The guesses get worse, because the model was never trained to cope with seeing what "
-        "comes next: during training the answer would have been in plain view.")
+    big = ("head-large",)  # Explore's large head (the guesses beside it on a laptop)
     return [
         Step("1 · Every head at once",
-             "The grid shows every head of every layer: in each square, row *i* is word *i* "
-             "looking back at the words before it (brighter = more attention).",
-             "Some squares show a bright line just *below* the diagonal. What is such a head "
-             "looking at?",
+             "The large heatmap is one head, opened for you; the grid under it shows every "
+             "head of every layer. In each square, row *i* is word *i* looking back at the "
+             "words before it (brighter = more attention).",
+             "This head shows a bright line just *below* the diagonal. What is it looking at?",
              "At the word just before. " + prev_answer, "explore",
-             {"text": STORY, **at_prev}),
+             {"text": STORY, **at_prev}, figures=big),
         Step("2 · A head that copies",
              "The sentence is a list said twice, cut before its last word. Watch the guesses "
-             "and the squares of the last layer.",
-             "What will the model guess next, and where will one head look from the second "
-             "copy?", ind_answer, "explore", {"text": REPEAT, **at_ind}),
+             "beside the large head, one of the last layer's.",
+             "What will the model guess next, and where will this head look from the second "
+             "copy?", ind_answer, "explore", {"text": REPEAT, **at_ind},
+             figures=("head-large", "predictions")),
         Step("3 · Switch it off",
-             "Open **Ablate** and switch the head of step 2 off (tick it, or click its "
-             "square)." + (f" It is **L{ind.layer} H{ind.head}**." if ind else ""),
+             "Switch the head of step 2 off: click its square in the grid, or tick it below."
+             + (f" It is **L{ind.layer} H{ind.head}**." if ind else ""),
              "Will the guess still say the next word of the list?",
-             "No: without the induction head the model loses the copy and falls back on a "
-             "plausible word. The ranking table shows how much the loss rises without each "
-             "head: on a repeated list the top two are the induction head and the "
-             "previous-word head of step 1. Copying takes both: one writes into each word "
-             "which word came before it, the other finds the word that followed it last "
-             "time.", "ablate",
-             {"text": REPEAT}),
+             _copy_answer(evaluation, prev), "ablate", {"text": REPEAT},
+             figures=("ablate-predictions", "ablate-grid", "ablate-status")),
         Step("4 · Turn the mask off",
-             "The *causal mask* stops each word from looking at later words. Set **Causal "
-             "mask** to *off* (done for you).",
+             "The *causal mask* stops each word from looking at later words. **Causal "
+             "mask** is now *off* (done for you); the large head is the copying head.",
              "What appears in the squares? Will the model find the words of this sentence "
              "easier or harder to guess?",
-             "Weight appears *above* the diagonal: words now see the future. " + mask_answer,
-             "explore", {"text": STORY, "mask": "off", **at_ind}),  # the copying head large
+             "Weight appears *above* the diagonal: words now see the future. "
+             + _mask_answer(ind, measured),
+             "explore", {"text": STORY, "mask": "off", **at_ind}, figures=big),
         Step("5 · No positional encoding",
-             "Pick **Positional encoding: none** and open **Positional encodings**, then "
-             "try its shuffle test.",
+             "**Positional encoding** is now *none* (done for you). The shuffle test mixes "
+             "the words up, lets the model read both orders, and puts the attention back in "
+             "your order to compare.",
              "If the words are shuffled, can a model with no positional encoding tell?",
              "Without the causal mask it could not: attention is a weighted *set* operation "
-             "and does not see order. With the causal mask a word still knows how many words "
-             "came before it, which is why these models learn something at all; rotary, "
-             "learned and ALiBi encodings give them order directly.", "positional",
-             {"text": ORDER, "pos": "none"}),
+             "and does not see order, so the difference is zero. With the causal mask a word "
+             "still knows how many words came before it, so such a model can still pick up "
+             "some order on its own; sinusoidal, learned, rotary and ALiBi encodings give "
+             "order directly.", "positional",
+             {"text": ORDER, "pos": "none"},
+             figures=("pe-shuffle-difference", "pe-shuffle-summary")),
         Step("6 · Why scale?",
              "Set **Scaling** to *none* (done for you). The scores q·k are no longer divided "
              "by √d_head before the softmax.",
@@ -153,14 +239,18 @@ def steps(evaluation: dict | None) -> list[Step]:
              "Sharper, often one-hot: dot products grow with the size of the vectors, and a "
              "softmax of big numbers puts nearly all weight on one word. Dividing by "
              "√d_head keeps the scores in a range where the softmax can still spread "
-             "attention.", "explore", {"text": STORY, "scaling": "none"}),
+             "attention.", "explore", {"text": STORY, "scaling": "none"}, figures=big),
         Step("7 · How heads appear",
-             "Open **Through training** and slide from the first snapshot to the last.",
+             "The view starts at the first snapshot, almost untrained. Slide **Training "
+             "snapshot** to the right, one snapshot at a time, and watch the status and the "
+             "curves.",
              "Which appears first: the previous-word head or the copying head?",
              "The previous-word head comes first and grows slowly; the copying head appears "
              "suddenly, later, once a previous-word head exists for it to build on: the "
              "copy curves (dotted: this list said twice; dash-dot: the built-in list) "
              "jump from near zero to most of the head's attention between two snapshots.",
              "training",
-             {"text": REPEAT, **at_ind}),  # the large head: the copying one, to watch appear
+             {"text": REPEAT, **at_ind},  # the large head: the copying one, to watch appear
+             figures=("training-snapshot", "training-chart"), key="training-chart",
+             own={"snapshot": 0}),
     ]

@@ -112,3 +112,97 @@ def test_the_copying_step_says_what_the_page_counts_show(resources):
     assert "copies more than lists" in _copies_stories(replace(ind, on_page=(60, 100)))
     assert "hardly copies" in _copies_stories(replace(ind, on_page=(3, 100)))
     assert _copies_stories(replace(ind, on_page=None)) == ""
+
+
+def test_the_numbers_the_steps_quote_are_measured_on_the_shipped_model(resources):
+    """Step 2's stripe offset, step 3's list counts and step 4's losses are what the model
+    and its evaluation give (#30, #31): measured, not remembered."""
+    import numpy as np
+
+    from explorer.analysis.losses import loss_spec, spec_loss
+    from explorer.analysis.run import analyse
+    from explorer.models.settings import AttentionSettings
+    from explorer.views.guided import STORY, default_path
+
+    tok, zoo = resources
+    path = default_path(zoo, tok)
+    model = zoo.get(zoo.default_name)
+    ind = path[1].controls()
+    # step 2: the copying head's stripe, measured on its own pattern: from each word of the
+    # second copy it looks `offset` tokens back, one less than the copies are apart
+    pattern = analyse(model, tok, REPEAT).patterns[ind["layer"], ind["head"]]
+    ids = tok.encode(REPEAT)
+    second = range(len(ids) - 5, len(ids))  # the second copy: its five words, at the end
+    assert all(ids[q] in ids[:q] for q in second)
+    offsets = {q - int(np.argmax(pattern[q])) for q in second}
+    assert len(offsets) == 1
+    offset = offsets.pop()
+    assert f"{offset} tokens to its left" in path[1].answer
+    assert f"the two copies are {offset + 1} tokens apart" in path[1].answer
+    assert "one list-length" not in path[1].answer
+    # step 3: the switch-off counts of the evaluation, the induction head's and the
+    # previous-word head's (the copy does not need both equally)
+    evaluation = zoo.evals[zoo.default_name]
+    lists = evaluation["list_continuation"]["lists"]
+    kept = {k: round(evaluation["switched_off"][k]["list_continuation"] * lists)
+            for k in ("induction", "previous_token")}
+    assert kept["induction"] < kept["previous_token"]
+    assert (f"continues {kept['induction']} of {lists} with the induction head off"
+            in path[2].answer)
+    assert f"still {kept['previous_token']} of {lists}" in path[2].answer
+    assert "Copying takes both" not in path[2].answer
+    # step 4: the loss with the mask and without, side by side, and the copying head's
+    # share on the very next word, as the page would compute them
+    spec = loss_spec(tok.encode(STORY), True, tok.mask_id)
+    on, off = spec_loss(model, spec), spec_loss(model, spec, AttentionSettings(causal=False))
+    assert f"**{on:.2f} with the mask** and **{off:.2f} without**" in path[3].answer
+    unmasked = analyse(model, tok, STORY, AttentionSettings(causal=False))
+    p = unmasked.patterns[ind["layer"], ind["head"]]
+    share = np.mean([p[i, i + 1] for i in range(p.shape[0] - 1)])
+    assert f"{share:.0%} of its attention lands on the very next word" in path[3].answer
+    # step 5 no longer says the mask is why the models "learn something at all", and names
+    # every encoding that gives order directly
+    assert "at all" not in path[4].answer
+    assert all(name in path[4].answer for name in ("sinusoidal", "learned", "rotary",
+                                                    "ALiBi"))
+    # step 7 starts at the first snapshot, before the class has predicted
+    assert path[6].own == {"snapshot": 0}
+
+
+def test_every_step_names_a_key_figure_among_its_figures():
+    for s in steps(FOUND):
+        assert s.figures and s.key_figure in s.figures
+
+
+def test_switching_the_copying_head_off_says_which_guess_replaced_coat(resources):
+    """Step 3 in Ablate: the status says in words what happened to “ coat” and which token
+    took its place (it read "63% → 62% (a different token)", as if nothing changed)."""
+    from explorer.views.ablate import ablate_view
+    from explorer.views.controls import parse_controls
+
+    tok, zoo = resources
+    ind = steps(zoo.evals[zoo.default_name])[1].controls()
+    c = parse_controls("next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0,
+                       ind["layer"], ind["head"], "light")
+    v = ablate_view(zoo, tok, REPEAT, c, [f"L{ind['layer']} H{ind['head']}"])
+    assert "Top guess “␣coat”: 63% → **0%**" in v.status
+    assert "now “\\.” is the top guess, at 62%" in v.status
+    labels = list(v.predictions.data[0].y if v.predictions.data[0].y is not None else [])
+    ticks = v.predictions.layout.yaxis.ticktext
+    assert any(t.startswith("“") and t.endswith("”") for t in ticks), (labels, ticks)
+
+
+def test_a_quoted_token_is_never_markup():
+    from explorer.views.ablate import quoted_token
+
+    assert quoted_token(" coat") == "“␣coat”"
+    for raw in ("*", "**x**", "<b>", "[a](b)", "_x_", "`x`", "&amp;", "\\"):
+        shown = quoted_token(raw)[1:-1]
+        # every ASCII punctuation character is escaped by a backslash
+        i = 0
+        while i < len(shown):
+            if shown[i] == "\\":
+                i += 2
+                continue
+            assert shown[i].isalnum() or shown[i] in "␣", (raw, shown)
+            i += 1
