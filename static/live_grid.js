@@ -127,10 +127,15 @@ function redraw() {
   ctx.fillStyle = p.colors.font;
   ctx.font = "11px " + FONT;
   ctx.textAlign = "center"; ctx.textBaseline = "bottom";
-  for (let h = 0; h < p.heads; h++) ctx.fillText("H" + h, g.x(h) + g.size / 2, g.top - 4);
+  // p.at: the model's [layer, head] of the first panel (a notebook's one large head,
+  // explorer/notebook.py), else [0, 0]
+  const [l0, h0] = p.at || [0, 0];
+  for (let h = 0; h < p.heads; h++) {
+    ctx.fillText("H" + (h0 + h), g.x(h) + g.size / 2, g.top - 4);
+  }
   ctx.textAlign = "left"; ctx.textBaseline = "middle";
   const right = g.x(p.heads - 1) + g.size + 6;
-  for (let l = 0; l < p.layers; l++) ctx.fillText("L" + l, right, g.y(l) + g.size / 2);
+  for (let l = 0; l < p.layers; l++) ctx.fillText("L" + (l0 + l), right, g.y(l) + g.size / 2);
   if (g.tokens) {
     const cell = g.size / n;
     // as large as a row allows, 9 to 13 px
@@ -192,10 +197,10 @@ canvas.addEventListener("mousemove", (ev) => {
   const at = hit(ev.offsetX, ev.offsetY);
   canvas.style.cursor = at ? "pointer" : "default";
   if (!at) { tip.hidden = true; return; }
-  const [l, h, q, k] = at, p = shown;
+  const [l, h, q, k] = at, p = shown, [l0, h0] = p.at || [0, 0];
   const w = cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
-  tip.textContent = "L" + l + " H" + h + " · query " + q + " " + p.tokens[q] + " → key "
-    + k + " " + p.tokens[k] + ": " + w + "%";
+  tip.textContent = "L" + (l0 + l) + " H" + (h0 + h) + " · query " + q + " " + p.tokens[q]
+    + " → key " + k + " " + p.tokens[k] + ": " + w + "%";
   tip.hidden = false;
   // the tip sits in the grid's box, the canvas below the caption lines: canvas offsets
   const left = Math.min(canvas.offsetLeft + ev.offsetX + 12,

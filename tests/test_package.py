@@ -1,7 +1,7 @@
 """The package (issue 34): the wheel holds the app, every model the manifest lists, the
 tokenizer and the page's scripts under attention_explorer/, a .pth that puts that folder on
 sys.path, and the ``attention-explorer`` command; it stays under 100 MB. One test installs it
-into a fresh virtualenv and runs the command from outside the checkout.
+into a fresh virtualenv, runs the command from outside the checkout and saves a head_view.
 
 The wheel is built offline (``pip wheel --no-build-isolation --no-deps``: hatchling from
 requirements-dev.txt, nothing fetched). The virtualenv sees this interpreter's packages
@@ -88,6 +88,8 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     for flag in ["--port", "--device", "--share"]:
         assert flag in run.stdout
     probe = ("import app, explorer.models.zoo as z, ui.explore_tab as e; "
+             "from explorer.notebook import head_view; "
+             "v = head_view([[[[1.0, 0.0], [0.5, 0.5]]]], ['a', 'b']).save('v.html'); "
              "print(app.__file__); print(z.CHECKPOINT_DIR); print(len(e.GRID_JS))")
     run = subprocess.run([str(python), "-c", probe], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=120)
@@ -97,3 +99,5 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     assert app_file.startswith(site) and checkpoints.startswith(site)  # not the checkout's
     assert (Path(checkpoints) / "causal-h4-rotary.safetensors").is_file()
     assert int(grid_js) > 1000
+    drawn = (tmp_path / "v.html").read_text(encoding="utf-8")  # the installed scripts inlined
+    assert "function mountGrid(" in drawn and "AttentionExplorer.live.register" in drawn

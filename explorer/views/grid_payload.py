@@ -72,6 +72,14 @@ def read_request(request: Any) -> tuple[str, Controls]:
     return text[: MAX_CHARS + 1], parse_controls(*controls)
 
 
+def canvas_colors(theme: str) -> dict:
+    """The colours the canvas draws with in the ``"light"`` or ``"dark"`` theme (also the
+    notebook's, explorer/notebook.py, which sends both and lets the page pick)."""
+    th = get_theme(theme)
+    return {"paper": th.paper, "font": th.font, "muted": th.muted, "accent": th.accent,
+            "scale": [list(s) for s in COLORSCALE]}
+
+
 def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
                  analysed: Analysis | None = None) -> dict:
     """Everything the canvas draws for one request (see the module docstring).
@@ -83,7 +91,6 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         return {"ok": False, **base, "caption": plain_status(run[0])}
     r = run.result
     n_layers, n_heads, n = r.patterns.shape[:3]
-    th = get_theme(run.theme)
     caption = plural(n, "token")
     if r.interventions:
         caption += " · 🧪 experiment: " + "; ".join(r.interventions)
@@ -95,8 +102,7 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         "layers": n_layers, "heads": n_heads, "n": n,
         "z": base64.b64encode(mosaic(r.patterns).tobytes()).decode("ascii"),
         "selected": [run.layer, run.head],
-        "colors": {"paper": th.paper, "font": th.font, "muted": th.muted,
-                   "accent": th.accent, "scale": [list(s) for s in COLORSCALE]},
+        "colors": canvas_colors(run.theme),
         "guesses": [[plain_label(t, 24), round(float(p), 4)]
                     for t, p in r.predictions[:GUESSES]],
         "where": "next word" if run.causal else "[mask]",
