@@ -54,7 +54,8 @@ SUBSTITUTES = ("sock", "lamp", "door", "tree", "fish", "cake", "ring", "boat", "
 WORD = re.compile(r"[A-Za-z]+")
 CLEAR = 0.5  # a head restoring at least this share "carries" the difference
 CELL = re.compile(r"^(head|pos) (\d+) (\d+)$")
-PAIR_HEADERS = ["run", "tokens", "top guess", "logit difference"]
+# logit difference = logit[answer] - logit[competitor] at the last position
+PAIR_HEADERS = ["run", "tokens", "top guess", "logit difference", "answer", "competitor"]
 
 INTRO_NOT_NEXT_WORD = ("Patching reads the next-word guess at the last position: choose the "
                        "**next word (causal)** model in the knobs.")
@@ -181,9 +182,9 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
     theme = controls.theme
     p = patch(model, clean.ids, corrupt.ids, settings)
     answer, wrong = tok.decode([p.answer]), tok.decode([p.wrong])
-    pair = [["clean", len(clean.ids), answer, round(p.ld_clean, 2)],
+    pair = [["clean", len(clean.ids), answer, round(p.ld_clean, 2), answer, wrong],
             ["corrupted", len(corrupt.ids), tok.decode([int(np.argmax(p.corrupt_logits))]),
-             round(p.ld_corrupt, 2)]]
+             round(p.ld_corrupt, 2), answer, wrong]]
     lens = logit_lens(model, p.clean)
     lens_fig = figures.logit_lens_grid(
         lens.top_probs, [[[tok.decode([int(i)]) for i in cell_ids] for cell_ids in row]
@@ -229,7 +230,7 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
                       layer, index, settings)
     ld = float(np.log(probs[p.answer]) - np.log(probs[p.wrong]))
     pair.append([f"corrupted, {cell_name(chosen)} patched", len(corrupt.ids),
-                 tok.decode([int(np.argmax(probs))]), round(ld, 2)])
+                 tok.decode([int(np.argmax(probs))]), round(ld, 2), answer, wrong])
     corrupt_probs = np.exp(p.corrupt_logits - p.corrupt_logits.max())
     corrupt_probs /= corrupt_probs.sum()
     guesses = compare_figures.prediction_change_bar(

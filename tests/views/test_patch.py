@@ -22,7 +22,7 @@ def test_the_issue_example_names_the_induction_head(resources):
     assert "restores **100%**" in v.reading and "L2 H0 (73%)" in v.reading \
         and "L1 H1 (22%)" in v.reading
     assert [row[2] for row in v.pair] == [" bell", ":", " bell"]  # the patch brings it back
-    assert v.cell == ("head", 3, 2)
+    assert v.cell == ("head", 3, 2) and v.pair[0][4:] == [" bell", ":"]
     assert v.pair[2][3] == pytest.approx(v.pair[0][3], abs=0.3)
     for fig in (v.heads, v.positions, v.guesses, v.lens, v.attribution):
         assert fig is not None and fig.data
