@@ -9,8 +9,9 @@
 
 Both return an :class:`AttentionView`: Jupyter, JupyterLab, VS Code and Colab show it
 through ``_repr_html_()``; ``.html`` is a whole self-contained page and ``.save(path)``
-writes it. The drawing is the page's own canvas script, ``static/live_grid.js``, unchanged,
-inside the small environment ``static/notebook.js`` gives it (see there): the grid, a click
+writes it (:mod:`explorer.views.notebook_view`, which Take it home uses too). The drawing is
+the page's own canvas script, ``static/live_grid.js``, inside the small environment
+``static/notebook.js`` gives it in place of Gradio's (see there): the grid, a click
 on a head opens it large below, hovering shows the weight and its two tokens, light and dark.
 Everything it needs is in the HTML (no CDN, no fonts, no request), and each view has its own
 element ids and its own copy of the scripts, so several views in one notebook keep working.
@@ -22,19 +23,10 @@ element ids and its own copy of the scripts, so several views in one notebook ke
 
 from __future__ import annotations
 
-import base64
 import functools
-import html
-import json
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from explorer.figures.live_grid import mosaic
 from explorer.models.device import resolve_device
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, Zoo, load_zoo
@@ -47,13 +39,12 @@ from explorer.views.controls import (
     parse_controls,
 )
 from explorer.views.explore import run_request
-from explorer.views.grid_payload import canvas_colors, grid_payload, plain_label
+from explorer.views.grid_payload import grid_payload
 from explorer.views.notebook_input import AttentionInputError, read_attention
+from explorer.views.notebook_view import AttentionView, attention_payload
 
 __all__ = ["AttentionInputError", "AttentionView", "head_view", "show"]
 
-# Next to explorer/ in the checkout and in the installed package alike (pyproject.toml).
-STATIC = Path(__file__).resolve().parents[1] / "static"
 THEMES = ("auto", "light", "dark")
 # show()'s friendly spellings -> the page's choices (explorer.views.controls)
 OBJECTIVE_NAMES = {"next": "next word (causal)", "causal": "next word (causal)",
@@ -61,90 +52,6 @@ OBJECTIVE_NAMES = {"next": "next word (causal)", "causal": "next word (causal)",
                    "bidir": "masked word (bidirectional)"}
 MASK_NAMES = {None: "as trained", True: "on", False: "off"}
 SCALE_NAMES = {"d_head": "1/√d_head", "d_model": "1/√d_model"}
-FALLBACK = ("Drawing the attention… If this line stays, the output's script did not run: "
-            "in Jupyter, trust the notebook (File → Trust) or run the cell again.")
-CSS = """
-#{id} {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
-  padding: 8px 10px; border-radius: 6px; max-width: 1000px; box-sizing: border-box; }}
-#{id} .ae-grid {{ position: relative; }}
-#{id} .ae-grid-caption, #{id} .ae-grid-guesses {{ font-size: 13px; min-height: 1.2em; }}
-#{id} .ae-grid-guesses {{ font-weight: 600; }}
-#{id} canvas {{ display: block; }}
-#{id} .ae-grid-tip {{ position: absolute; pointer-events: none; z-index: 5;
-  white-space: nowrap; background: rgba(31, 35, 40, 0.92); color: #fff; font-size: 12px;
-  padding: 3px 7px; border-radius: 4px; }}
-#{id} [hidden] {{ display: none !important; }}
-#{id} .ae-nb-head {{ margin-top: 10px; max-width: 420px; }}
-"""
-BOX = ('<div class="{cls}"><div class="ae-grid" data-view="{view}">'
-       '<div class="ae-grid-caption" aria-live="polite">{caption}</div>'
-       '<div class="ae-grid-guesses"></div>'
-       '<canvas role="img" aria-label="Attention of every head"></canvas>'
-       '<div class="ae-grid-tip" hidden></div></div></div>')
-
-
-@functools.cache
-def _scripts() -> tuple[str, str]:
-    """(static/live_grid.js, static/notebook.js), read once."""
-    grid, shim = ((STATIC / name).read_text(encoding="utf-8")
-                  for name in ("live_grid.js", "notebook.js"))
-    for source in (grid, shim):  # inlined in a <script>: it must not close it
-        assert "</script" not in source.lower()
-    return grid, shim
-
-
-def script_json(value: Any) -> str:
-    """JSON safe inside a ``<script>`` element: a token "</script>" stays text."""
-    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
-            .replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-@dataclass
-class AttentionView:
-    """One drawing: ``_repr_html_()`` for notebooks, ``.html`` (a whole page), ``.save()``.
-    ``attention`` [layers, heads, n, n] and ``tokens`` are what was drawn (after any cut);
-    ``notices`` what was cut or odd; ``guesses`` the model's top guesses (show() only)."""
-
-    payload: dict
-    theme: str = "auto"
-    title: str = "Attention"
-    attention: np.ndarray | None = None
-    tokens: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    guesses: list[tuple[str, float]] = field(default_factory=list)
-
-    def fragment(self) -> str:
-        """The view as an HTML fragment with a fresh element id (each call, so the same
-        view shown twice in a notebook is two independent drawings)."""
-        view_id = "ae-nb-" + uuid.uuid4().hex[:12]
-        grid, shim = _scripts()
-        data = {"theme": self.theme, "payload": self.payload,
-                "colors": {name: canvas_colors(name) for name in ("light", "dark")}}
-        return (f'<div id="{view_id}" class="ae-nb"><style>{CSS.format(id=view_id)}</style>'
-                f'<script type="application/json" class="ae-nb-data">{script_json(data)}'
-                "</script>"
-                + BOX.format(cls="ae-nb-grid", view="grid", caption=html.escape(FALLBACK))
-                + BOX.format(cls="ae-nb-head", view="head", caption="")
-                + f"<script>(function () {{\nconst ROOT_ID = {json.dumps(view_id)};\n"
-                  f"function mountGrid(element, server, window, document) {{\n{grid}\n}}\n"
-                  f"{shim}\n}})();</script></div>")
-
-    def _repr_html_(self) -> str:
-        return self.fragment()
-
-    @property
-    def html(self) -> str:
-        """A whole self-contained HTML page of the view."""
-        return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-                '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                f"<title>{html.escape(self.title)}</title></head>"
-                f'<body style="margin: 12px">{self.fragment()}</body></html>\n')
-
-    def save(self, path: str | Path) -> Path:
-        """Write :attr:`html` to ``path`` (UTF-8); returns the path."""
-        path = Path(path)
-        path.write_text(self.html, encoding="utf-8")
-        return path
 
 
 def _theme(theme: str) -> str:
@@ -169,11 +76,8 @@ def head_view(attention: Any, tokens: Sequence[str], *, layer: int = 0, head: in
                                   f"{n_layers - 1}, heads 0-{n_heads - 1}.")
     caption = f"{n} tokens · {n_layers} layers × {n_heads} heads · click a head to open it, " \
               "hover for the weight"
-    payload = {"ok": True, "tokens": [plain_label(t) for t in tokens],
-               "layers": n_layers, "heads": n_heads, "n": n,
-               "z": base64.b64encode(mosaic(patterns).tobytes()).decode("ascii"),
-               "selected": [layer, head], "colors": canvas_colors("light"), "guesses": [],
-               "where": "", "caption": " · ⚠️ ".join([caption, *notices])}
+    payload = attention_payload(patterns, tokens, (layer, head),
+                                " · ⚠️ ".join([caption, *notices]))
     return AttentionView(payload, _theme(theme), title, patterns, tokens, notices)
 
 

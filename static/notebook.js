@@ -1,14 +1,14 @@
 // A notebook's attention view (explorer/notebook.py): the page's own grid, static/live_grid.js,
-// drawn outside Gradio. explorer/notebook.py writes one <script> per view holding, in order,
-// ROOT_ID (this view's element id), mountGrid(element, server, window, document) whose body is
-// static/live_grid.js unchanged, and this file. This is the small environment live_grid.js
-// expects from Gradio's js_on_load: `element` (the view's box), `server.grid_data` (answers
-// with the payload embedded in the page instead of a POST), `window.AttentionExplorer.live`
-// (where live_grid.js registers its update(), called here once per drawing) and
-// document.getElementById("grid-select").click() (the page's "open this head" button: here it
-// opens the head in the large view below the grid). Each view has its own copies of all of
-// it, so several views in one notebook never share state or element ids, and nothing is
-// fetched: no request leaves the page.
+// drawn outside Gradio. explorer/views/notebook_view.py writes one <script> per view holding,
+// in order, ROOT_ID (this view's element id), mountGrid(element, server, window, document)
+// whose body is static/live_grid.js as the page runs it, and this file. This is the small
+// environment live_grid.js expects from Gradio's js_on_load: `element` (the view's box),
+// `server.grid_data` (answers with the payload embedded in the page instead of a POST),
+// `window.AttentionExplorer.live` (where live_grid.js registers its update(), called here
+// once per drawing) and document.getElementById("grid-select").click() (the page's "open this
+// head" button: here it opens the head in the large view below the grid). Each view has its
+// own copies of all of it, so several views in one notebook never share state or element
+// ids, and nothing is fetched: no request leaves the page.
 
 const root = document.getElementById(ROOT_ID);
 const data = JSON.parse(root.querySelector("script.ae-nb-data").textContent);
@@ -35,7 +35,8 @@ function mount(element, onOpen) {
   };
   const doc = {
     createElement: (tag) => document.createElement(tag),
-    getElementById: (id) => (id === "grid-select" ? { click: () => onOpen(host.__aeSelect) } : null),
+    getElementById: (id) => (id === "grid-select"
+      ? { click: () => onOpen(host.__aeSelect) } : null),
   };
   mountGrid(element, { grid_data: async () => answer }, host, doc);
   return (payload) => {

@@ -74,7 +74,7 @@ def read_request(request: Any) -> tuple[str, Controls]:
 
 def canvas_colors(theme: str) -> dict:
     """The colours the canvas draws with in the ``"light"`` or ``"dark"`` theme (also the
-    notebook's, explorer/notebook.py, which sends both and lets the page pick)."""
+    notebook's, explorer/views/notebook_view.py, which sends both and lets the page pick)."""
     th = get_theme(theme)
     return {"paper": th.paper, "font": th.font, "muted": th.muted, "accent": th.accent,
             "scale": [list(s) for s in COLORSCALE]}

@@ -1,0 +1,127 @@
+"""One attention view as self-contained HTML: the page's grid of every head, drawn by the
+page's own canvas script (``static/live_grid.js``, unchanged) inside the small environment
+``static/notebook.js`` gives it in place of Gradio's (see there).
+
+:class:`AttentionView` holds one grid payload (the format of
+:mod:`explorer.views.grid_payload`) and writes it as an HTML fragment for a notebook
+(``_repr_html_``), a whole page (``.html``) or a file (``.save``). Everything is inlined:
+no CDN, no fonts, no request; each fragment has fresh element ids and its own copy of the
+scripts, so several views on one page never share state. :func:`attention_payload` makes
+the payload of any attention array. Used by :mod:`explorer.notebook` and by the Take it
+home view (:mod:`explorer.views.take_home`).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import html
+import json
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from explorer.figures.live_grid import mosaic
+from explorer.views.grid_payload import canvas_colors, plain_label
+
+# Next to explorer/ in the checkout and in the installed package alike (pyproject.toml).
+STATIC = Path(__file__).resolve().parents[2] / "static"
+FALLBACK = ("Drawing the attention… If this line stays, the output's script did not run: "
+            "in Jupyter, trust the notebook (File → Trust) or run the cell again.")
+CSS = """
+#{id} {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
+  padding: 8px 10px; border-radius: 6px; max-width: 1000px; box-sizing: border-box; }}
+#{id} .ae-grid {{ position: relative; }}
+#{id} .ae-grid-caption, #{id} .ae-grid-guesses {{ font-size: 13px; min-height: 1.2em; }}
+#{id} .ae-grid-guesses {{ font-weight: 600; }}
+#{id} canvas {{ display: block; }}
+#{id} .ae-grid-tip {{ position: absolute; pointer-events: none; z-index: 5;
+  white-space: nowrap; background: rgba(31, 35, 40, 0.92); color: #fff; font-size: 12px;
+  padding: 3px 7px; border-radius: 4px; }}
+#{id} [hidden] {{ display: none !important; }}
+#{id} .ae-nb-head {{ margin-top: 10px; max-width: 420px; }}
+"""
+BOX = ('<div class="{cls}"><div class="ae-grid" data-view="{view}">'
+       '<div class="ae-grid-caption" aria-live="polite">{caption}</div>'
+       '<div class="ae-grid-guesses"></div>'
+       '<canvas role="img" aria-label="Attention of every head"></canvas>'
+       '<div class="ae-grid-tip" hidden></div></div></div>')
+
+
+@functools.cache
+def _scripts() -> tuple[str, str]:
+    """(static/live_grid.js, static/notebook.js), read once."""
+    grid, shim = ((STATIC / name).read_text(encoding="utf-8")
+                  for name in ("live_grid.js", "notebook.js"))
+    for source in (grid, shim):  # inlined in a <script>: it must not close it
+        assert "</script" not in source.lower()
+    return grid, shim
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a ``<script>`` element: a token "</script>" stays text."""
+    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+            .replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+@dataclass
+class AttentionView:
+    """One drawing: ``_repr_html_()`` for notebooks, ``.html`` (a whole page), ``.save()``.
+    ``attention`` [layers, heads, n, n] and ``tokens`` are what was drawn (after any cut);
+    ``notices`` what was cut or odd; ``guesses`` the model's top guesses (show() only)."""
+
+    payload: dict
+    theme: str = "auto"
+    title: str = "Attention"
+    attention: np.ndarray | None = None
+    tokens: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    guesses: list[tuple[str, float]] = field(default_factory=list)
+
+    def fragment(self) -> str:
+        """The view as an HTML fragment with a fresh element id (each call, so the same
+        view shown twice in a notebook is two independent drawings)."""
+        view_id = "ae-nb-" + uuid.uuid4().hex[:12]
+        grid, shim = _scripts()
+        data = {"theme": self.theme, "payload": self.payload,
+                "colors": {name: canvas_colors(name) for name in ("light", "dark")}}
+        return (f'<div id="{view_id}" class="ae-nb"><style>{CSS.format(id=view_id)}</style>'
+                f'<script type="application/json" class="ae-nb-data">{script_json(data)}'
+                "</script>"
+                + BOX.format(cls="ae-nb-grid", view="grid", caption=html.escape(FALLBACK))
+                + BOX.format(cls="ae-nb-head", view="head", caption="")
+                + f"<script>(function () {{\nconst ROOT_ID = {json.dumps(view_id)};\n"
+                  f"function mountGrid(element, server, window, document) {{\n{grid}\n}}\n"
+                  f"{shim}\n}})();</script></div>")
+
+    def _repr_html_(self) -> str:
+        return self.fragment()
+
+    @property
+    def html(self) -> str:
+        """A whole self-contained HTML page of the view."""
+        return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                f"<title>{html.escape(self.title)}</title></head>"
+                f'<body style="margin: 12px">{self.fragment()}</body></html>\n')
+
+    def save(self, path: str | Path) -> Path:
+        """Write :attr:`html` to ``path`` (UTF-8); returns the path."""
+        path = Path(path)
+        path.write_text(self.html, encoding="utf-8")
+        return path
+
+
+def attention_payload(patterns: np.ndarray, tokens: list[str], selected: tuple[int, int],
+                      caption: str) -> dict:
+    """The grid payload of ``patterns`` [L, H, n, n] (weights 0..1) and their ``tokens``,
+    head ``selected`` outlined and drawn large; no guesses."""
+    n_layers, n_heads, n = patterns.shape[:3]
+    return {"ok": True, "tokens": [plain_label(t) for t in tokens],
+            "layers": n_layers, "heads": n_heads, "n": n,
+            "z": base64.b64encode(mosaic(patterns).tobytes()).decode("ascii"),
+            "selected": list(selected), "colors": canvas_colors("light"), "guesses": [],
+            "where": "", "caption": caption}
