@@ -37,6 +37,11 @@ def _share_range(values: np.ndarray) -> float:
     return max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
 
 
+def _pct(x: float) -> str:
+    """A share as a whole percentage, with no "-0%" for a tiny negative."""
+    return f"{0.0 if abs(x) < 0.005 else float(x):.0%}"
+
+
 def _cell_ids(n_rows: int, n_cols: int) -> list[list[list[int]]]:
     return [[[r, c] for c in range(n_cols)] for r in range(n_rows)]
 
@@ -57,7 +62,7 @@ def head_share_grid(shares: np.ndarray, *, selected: tuple[int, int] | None = No
     th = get_theme(theme)
     n_layers, n_heads = v.shape
     limit = _share_range(v)
-    text = [[f"{float(x):.0%}" for x in row] for row in v]
+    text = [[_pct(x) for x in row] for row in v]
     data = [{
         "type": "heatmap", "z": v, "text": text, "texttemplate": "%{text}",
         "textfont": {"size": 11}, "zmin": -limit, "zmax": limit, "xgap": 2, "ygap": 2,
@@ -102,7 +107,7 @@ def position_share_grid(shares: np.ndarray, tokens: Sequence[str], *, title: str
                          "%{z:.0%} restored<extra></extra>",
     }]
     if n <= CELL_TEXT_LIMIT:
-        data[0].update(text=[[f"{float(x):.0%}" for x in row] for row in v],
+        data[0].update(text=[[_pct(x) for x in row] for row in v],
                        texttemplate="%{text}", textfont={"size": 9})
     notes, top = _titles(title, subtitle, th)
     layout = base_layout(th)

@@ -208,8 +208,7 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
         parts = [(f"L{la} H{h}", float(dla.heads[la, h]))
                  for la in range(config.n_layers) for h in range(config.n_heads)]
         parts.sort(key=lambda t: -abs(t[1]))
-        parts += [("MLPs (all layers)", float(dla.mlps.sum())),
-                  ("embeddings + final norm bias", dla.embed + dla.bias)]
+        parts += [("MLPs", float(dla.mlps.sum())), ("embeddings + bias", dla.embed + dla.bias)]
         attribution = figures.attribution_bar(
             [s for s, _ in parts], [v for _, v in parts], theme=theme,
             title="Direct logit attribution (clean run)",

@@ -24,6 +24,7 @@ def test_head_grid_cells_and_click_ids():
     fig = _valid(head_share_grid(shares, selected=(1, 0), title="t <i>"))
     trace = fig.data[0]
     assert trace.text[1][0] == "100%" and trace.text[1][1] == "-20%"
+    assert head_share_grid(np.array([[-0.001]])).data[0].text[0][0] == "0%"  # no "-0%"
     assert list(trace.customdata[1][0]) == [1, 0]
     assert trace.zmin == -1 and trace.zmax == 1  # symmetric, at least 100 %
     assert "<i>" not in fig.layout.annotations[0].text
