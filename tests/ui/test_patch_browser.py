@@ -1,0 +1,83 @@
+"""The Patch tab in a real Chromium, on a purpose-built page (the sentence box, the knobs and
+the Patch tab only, tests/server.py ``tabs_page``): an example fills both boxes, the head
+heatmap draws with the induction head on top, a click on a cell patches that cell (the
+guesses change), and a corrupted copy of another length gets its sentence.
+Screenshots go to ``artifacts/`` at laptop (1366 px) and phone (390 px) width."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.server import DRAWN, READ_Z, browser, click_tab, serve, tabs_page  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+WAIT = 45000  # ms: generous, the test machine is often busy
+
+# A cell's centre in page pixels, from Plotly's own axes (numeric axes: cell = its index).
+CELL_XY = """([sel, x, y]) => {
+  const gd = document.querySelector(sel + ' .js-plotly-plot');
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+  const box = gd.querySelector('.nsewdrag').getBoundingClientRect();
+  return [box.left + xa.l2p(x), box.top + ya.l2p(y)];
+}"""
+
+
+@pytest.fixture(scope="module")
+def patch_url(resources):
+    from ui import patch_tab
+
+    with serve(tabs_page("patch", *resources, [("Patch", "patch", patch_tab)])) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium(browser):  # noqa: F811  (one Playwright per module, tests/server.py)
+    return browser
+
+
+def _pair_text(page) -> str:
+    return page.locator("#patch-pair").inner_text()
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_patch_example_heatmap_and_a_clicked_cell(chromium, patch_url, width):
+    context = chromium.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(patch_url)
+        click_tab(page, "Patch")
+        page.locator("#patch-example-0").click()
+        page.wait_for_function(
+            f"() => {{ const z = ({READ_Z})('#patch-heads'); "
+            "return z && z.length === 4 && z[3][2] > 0.95; }", timeout=WAIT)
+        z = np.array(page.evaluate(READ_Z, "#patch-heads"), dtype=float)
+        assert np.unravel_index(np.argmax(z), z.shape) == (3, 2)
+        assert "L3 H2 carries the difference" in page.locator("#patch-reading").inner_text()
+        page.wait_for_function(f"() => ({DRAWN})('#patch-positions') === 1 && "
+                               f"({DRAWN})('#patch-lens') === 1", timeout=WAIT)
+        assert "L3 H2 patched" in _pair_text(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"patch-{width}.png"), full_page=True)
+
+        # A click on L0 H0 (restores nothing): the patched run guesses the corrupted guess.
+        page.locator("#patch-heads").scroll_into_view_if_needed()
+        x, y = page.evaluate(CELL_XY, ["#patch-heads", 0, 0])
+        page.mouse.click(x, y)
+        page.wait_for_function("() => document.querySelector('#patch-pair').innerText"
+                               ".includes('L0 H0 patched')", timeout=WAIT)
+        rows = [r for r in _pair_text(page).splitlines() if "patched" in r]
+        assert rows and "bell" not in rows[-1]
+
+        # A typed corrupted copy of another length: a sentence, and no heatmap error.
+        box = page.locator("#patch-corrupt textarea")
+        box.fill("")
+        box.press_sequentially("apple chair river", delay=10)
+        page.wait_for_function("() => document.querySelector('#patch-status').innerText"
+                               ".includes('corrupted copy 4 tokens')", timeout=WAIT)
+        assert "same place" in page.locator("#patch-status").inner_text()
+    finally:
+        context.close()

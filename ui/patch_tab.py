@@ -1,0 +1,110 @@
+"""The Patch tab: copy one head's output (or one place of the residual stream) from the
+clean sentence's run into a corrupted copy's, and see how much of the guess comes back.
+
+The shared sentence box is the clean sentence; the tab's own box the corrupted copy. A
+click on a cell of either heatmap patches that cell alone and shows the guesses change
+(a hidden textbox holds the clicked cell, "head L H" or "pos L P"). Everything shown comes
+from :func:`explorer.views.patch.patch_view`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+
+from explorer.views.controls import BadControl, parse_controls
+from explorer.views.patch import EXAMPLES, PAIR_HEADERS, corrupted_copy, patch_view
+from ui.controls import Panel, wire_live
+
+log = logging.getLogger("attention_explorer")
+TAB = "patch"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+INTRO = """Two sentences that differ in one word: the **clean** one (the sentence box) and a
+**corrupted copy** (below). The model guesses differently for them. Copy one head's output
+from the clean run into the corrupted run: if the clean guess comes back, that head carries
+the information. **Click a cell** of a heatmap to patch it and see the guesses change."""
+COPY_FAILED = ("ℹ️ No one-word change with the same number of tokens was found: edit the "
+               "copy by hand.")
+
+# Clicking a heatmap cell names it ("head L H" / "pos L P", from the cell's customdata) and
+# clicks the hidden button, whose js function puts the name in the hidden cell box. A
+# MutationObserver re-attaches the listeners whenever Gradio redraws a plot.
+LISTEN_FOR_CLICKS = """() => {
+  const attach = (sel, kind) => {
+    const gd = document.querySelector(sel + ' .js-plotly-plot');
+    if (!gd || gd.__aePatch || !gd.on) return;
+    gd.__aePatch = true;
+    gd.on('plotly_click', (ev) => {
+      const cd = (ev.points[0] || {}).customdata;
+      if (!Array.isArray(cd) || cd.length !== 2) return;
+      window.__aePatchClick = kind + ' ' + cd[0] + ' ' + cd[1];
+      document.querySelector('#patch-pick')?.click();
+    });
+  };
+  const all = () => { attach('#patch-heads', 'head'); attach('#patch-positions', 'pos'); };
+  new MutationObserver(all).observe(document.body, {childList: true, subtree: true});
+  all();
+}"""
+PICK = """(cell) => {
+  const c = window.__aePatchClick;
+  window.__aePatchClick = null;
+  return c || cell;
+}"""
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    gr.Markdown(INTRO, elem_classes="caption-text")
+    corrupt = gr.Textbox(label="Corrupted copy (the same number of tokens)", lines=2,
+                         max_length=2000, elem_id="patch-corrupt")
+    with gr.Row():
+        make = gr.Button("Make a corrupted copy", size="sm", elem_id="patch-make")
+        examples = [gr.Button(label, size="sm", elem_id=f"patch-example-{i}")
+                    for i, (label, _, _) in enumerate(EXAMPLES)]
+    status = gr.Markdown(elem_id="patch-status")
+    pair = gr.Dataframe(headers=PAIR_HEADERS,
+                        datatype=["str", "number", "str", "number", "str", "str"],
+                        interactive=False, wrap=False, show_label=False, elem_id="patch-pair")
+    reading = gr.Markdown(elem_id="patch-reading")
+    with gr.Row(equal_height=False):
+        heads = gr.Plot(show_label=False, elem_id="patch-heads", min_width=300, scale=3)
+        guesses = gr.Plot(show_label=False, elem_id="patch-guesses", min_width=280, scale=2)
+    positions = gr.Plot(show_label=False, elem_id="patch-positions")
+    lens = gr.Plot(show_label=False, elem_id="patch-lens")
+    attribution = gr.Plot(show_label=False, elem_id="patch-attribution")
+    cell = gr.Textbox("", elem_id="patch-cell", elem_classes="ae-hidden", show_label=False)
+    pick = gr.Button("patch the clicked cell", elem_id="patch-pick", elem_classes="ae-hidden")
+    api = gr.Button("patch", visible=False)  # the API endpoint: no open-tab check
+
+    inputs = [*panel.inputs, corrupt, cell]
+    outputs = [status, pair, reading, heads, guesses, positions, lens, attribution]
+
+    def compute(text, *values):
+        *controls, corrupt_text, clicked = values
+        try:
+            v = patch_view(zoo, tok, text, corrupt_text, parse_controls(*controls), clicked)
+        except BadControl as exc:
+            return [f"⚠️ {exc}", [], "", None, None, None, None, None]
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("patch failed")
+            return [FAILED, [], "", None, None, None, None, None]
+        return [v.status, v.pair, v.reading, v.heads, v.guesses, v.positions, v.lens,
+                v.attribution]
+
+    wire_live(panel, TAB, dict(fn=compute, inputs=inputs, outputs=outputs),
+              extra=(corrupt.change, cell.change))
+    api.click(compute, inputs, outputs, api_name="patch")
+
+    def make_copy(text):
+        copy = corrupted_copy(tok, text, zoo.get(zoo.default_name).config.n_ctx)
+        return (gr.skip(), COPY_FAILED) if copy is None else (copy, gr.skip())
+
+    make.click(make_copy, panel.text, [corrupt, status], api_name=False,
+               show_progress="hidden")
+    for button, (_, clean, corrupted) in zip(examples, EXAMPLES, strict=True):
+        button.click(lambda c=clean, x=corrupted: (c, x, ""), None,
+                     [panel.text, corrupt, cell], api_name=False, show_progress="hidden")
+    demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
+    pick.click(lambda c: c, cell, cell, js=PICK, api_name=False, show_progress="hidden")
