@@ -1,5 +1,5 @@
-"""The "Take it home" tab: figures as PNG/SVG, numbers as CSV/NPZ/JSON, a share link and
-its QR code.
+"""The "Take it home" tab: figures as PNG/SVG, numbers as CSV/NPZ/JSON, the view as one
+HTML file with the notebook cell that draws it again, a share link and its QR code.
 
 The figures carry a caption (model, as trained or the experiment, the sentence) so a saved
 picture says what it shows. The link opens the view the student had open before this tab
@@ -20,7 +20,12 @@ from gradio.context import get_blocks_context
 
 from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl
 from explorer.views.share import HEAD_MAX, parse_query
-from explorer.views.take_home import prepare_files, take_home_view
+from explorer.views.take_home import (
+    notebook_cell,
+    notebook_file,
+    prepare_files,
+    take_home_view,
+)
 from ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -77,6 +82,10 @@ TRACK_VIEWS = """() => {
   setTimeout(open, 500);
 }"""
 OPEN_VIEW = "() => window.__aeOpenView || 'explore'"
+NOTEBOOK = """The cell below draws this view again in a notebook (Jupyter, VS Code, Colab) once
+this project is installed (`pip install` its folder): every head, click one to open it, hover
+for the weight. **View as HTML** is the same drawing as one file that opens in any browser,
+offline."""
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
           "head")
 
@@ -155,6 +164,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         ]
 
     gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
+    gr.Markdown("#### In a notebook", elem_classes="caption")
+    gr.Markdown(NOTEBOOK, elem_classes="caption-text")
+    code = gr.Code(language="python", interactive=False, label="The same view in a notebook",
+                   elem_id="export-code")
+    with gr.Row():
+        make_html = gr.Button("Make this view as one HTML file", size="sm", min_width=140,
+                              elem_id="export-make-html")
+        html_file = gr.DownloadButton("View as HTML", visible=False, size="sm", min_width=140,
+                                      elem_id="export-html")
     gr.Markdown("#### Share link", elem_classes="caption")
     link = gr.Textbox(label="Opens the app with this sentence and these knobs, on the view "
                       "you had open", lines=2, interactive=False, buttons=["copy"],
@@ -172,26 +190,48 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def hidden_downloads() -> list:  # built per call: a component made here would render
         return [gr.DownloadButton(value=None, visible=False) for _ in downloads]
 
-    outputs = [status, big, grid, link, qr, *downloads]
+    outputs = [status, big, grid, link, qr, code, html_file, *downloads]
     # What the prepared files were made from: an update that arrives later for the same
     # sentence and knobs (a busy server answers late) keeps them; any change hides them.
+    # The same for the HTML file.
     prepared = gr.State(None)
+    html_made = gr.State(None)
 
     def made_from(text, controls) -> str:
         return json.dumps([text, *controls], ensure_ascii=False, default=str)
 
     def update(text, *values):
-        *controls, page, view_id, prepared_from = values
+        *controls, page, view_id, prepared_from, html_from = values
         keep = prepared_from is not None and prepared_from == made_from(text, controls)
         files = [gr.skip() for _ in downloads] if keep else hidden_downloads()
+        html = gr.skip() if html_from is not None and html_from == made_from(text, controls) \
+            else gr.DownloadButton(value=None, visible=False)
         try:
-            return [*take_home_view(zoo, tok, text, controls, page, view_id), *files]
+            return [*take_home_view(zoo, tok, text, controls, page, view_id),
+                    notebook_cell(zoo, text, controls), html, *files]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("take it home failed")
-            return [FAILED, None, None, "", None, *hidden_downloads()]
+            return [FAILED, None, None, "", None, "", gr.DownloadButton(value=None, visible=False),
+                    *hidden_downloads()]
 
-    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared],
-                               outputs=outputs))
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared,
+                                                  html_made], outputs=outputs))
+
+    def on_html(text, *controls):
+        try:
+            path, cell = notebook_file(zoo, tok, text, controls)
+        except BadControl as exc:
+            return [f"⚠️ {exc}", None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
+        except Exception:
+            log.exception("the HTML view failed")
+            return [FAILED, None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
+        if path is None:
+            return [EMPTY_STATE, None, cell, gr.DownloadButton(value=None, visible=False)]
+        return [gr.skip(), made_from(text, controls), cell,
+                gr.DownloadButton(value=path, visible=True)]
+
+    make_html.click(on_html, panel.inputs, [status, html_made, code, html_file],
+                    api_name=False, show_progress="minimal", concurrency_limit=2)
 
     def on_prepare(text, *controls):
         try:

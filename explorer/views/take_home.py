@@ -4,7 +4,10 @@ the share link and its QR code, and the files to download.
 :func:`take_home_view` returns the two figures with a caption saying the model, the
 sentence and any experiment (:func:`explorer.views.export.stamp`), so a picture pasted into
 slides still says what it is; :func:`prepare_files` writes the CSV, NPZ and JSON files of
-one capture (:func:`explorer.views.export.write_files`).
+one capture (:func:`explorer.views.export.write_files`). :func:`notebook_code` is the
+notebook cell that draws the same view (``explorer.notebook.show``) and
+:func:`notebook_file` writes that view as one self-contained HTML file
+(:mod:`explorer.views.notebook_view`), the same file the cell's ``.save()`` writes.
 """
 
 from __future__ import annotations
@@ -14,8 +17,17 @@ from explorer.analysis.stages import pick
 from explorer.figures.attention import attention_grid, head_heatmap
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
-from explorer.views.controls import EMPTY_STATE, BadControl, parse_controls
-from explorer.views.export import describe, export_capture, stamp, write_files
+from explorer.views.controls import (
+    EMPTY_STATE,
+    OBJECTIVES,
+    SCALE_CHOICES,
+    BadControl,
+    Controls,
+    parse_controls,
+)
+from explorer.views.export import describe, export_capture, fresh_dir, stamp, write_files
+from explorer.views.grid_payload import grid_payload
+from explorer.views.notebook_view import AttentionView
 from explorer.views.share import qr_image, share_link
 
 NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
@@ -69,3 +81,47 @@ def prepare_files(zoo: Zoo, tok: Tokenizer, text: str, controls: list):
         return None, None, None, None
     files = write_files(capture, picked.layer, picked.head)
     return str(files.head_csv), str(files.grid_csv), str(files.npz), str(files.json)
+
+
+def notebook_code(text: str, controls: Controls, layer: int, head: int) -> str:
+    """A notebook cell that draws this sentence with these knobs again: ``show(...)`` with
+    only the knobs that differ from its defaults (explorer/notebook.py). The text is a
+    Python literal (``repr``): shown as code, never run or rendered here."""
+    args = [repr(text), f"heads={controls.heads}", f"pos={controls.pos!r}"]
+    if OBJECTIVES[controls.objective] != "causal":
+        args.append('objective="masked"')
+    if controls.mask != "as trained":
+        args.append(f"mask={controls.mask!r}")
+    if SCALE_CHOICES[controls.scaling] != "d_head":
+        args.append(f"scaling={SCALE_CHOICES[controls.scaling]!r}")
+    if controls.temperature != 1.0:
+        args.append(f"temperature={controls.temperature:g}")
+    args += [f"layer={layer}", f"head={head}"]
+    return "from explorer.notebook import show\n\nshow(" + ", ".join(args) + ")\n"
+
+
+def notebook_cell(zoo: Zoo, text: str, controls: list) -> str:
+    """:func:`notebook_code` for one request as the page sends it ("" for knobs the page
+    never offers)."""
+    try:
+        c = parse_controls(*controls)
+    except BadControl:
+        return ""
+    picked = pick(zoo, c)
+    return notebook_code(text or "", c, picked.layer, picked.head)
+
+
+def notebook_file(zoo: Zoo, tok: Tokenizer, text: str, controls: list) -> tuple[str | None, str]:
+    """(path of the view as one HTML file or None when there is nothing to draw, the
+    notebook cell). The file follows its reader's light or dark mode ("auto")."""
+    c = parse_controls(*controls)
+    picked = pick(zoo, c)
+    code = notebook_code(text or "", c, picked.layer, picked.head)
+    if picked.model is None or not (text or "").strip():
+        return None, code
+    payload = grid_payload(zoo, tok, text, c)
+    if not payload["ok"]:
+        return None, code
+    path = fresh_dir() / f"attention-{picked.name}.html"
+    AttentionView(payload, "auto", f"Attention Explorer: {picked.name}").save(path)
+    return str(path), code

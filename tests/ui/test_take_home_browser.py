@@ -47,3 +47,31 @@ def test_a_link_opens_its_view_and_take_it_home_links_back_to_it(page, extras_ur
                            timeout=WAIT)
     page.wait_for_timeout(1500)
     assert page.evaluate(SELECTED) == "Explore"
+
+
+def test_take_it_home_offers_the_notebook_cell_and_the_view_as_html(page, chromium,  # noqa: F811
+                                                                   tmp_path):
+    # the link's &tab= opens its view first; then Take it home
+    page.wait_for_function(f"() => ({SELECTED})() === 'Through the layers'", timeout=WAIT)
+    click_tab(page, "Take it home")
+    page.wait_for_function("() => (document.querySelector('#export-code') || {}).textContent"
+                           "?.includes(\"show('The cat sat on the mat.', heads=4\")",
+                           timeout=WAIT)
+    page.locator("#export-make-html").click()
+    button = page.locator("#export-html")
+    button.wait_for(state="visible", timeout=WAIT)
+    with page.expect_download(timeout=WAIT) as download:
+        button.click()
+    path = tmp_path / "view.html"
+    download.value.save_as(path)
+    # The file draws on its own, every request but the file itself refused.
+    context = chromium.new_context()
+    offline = context.new_page()
+    offline.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://")
+                  else r.abort())
+    offline.goto(path.as_uri())
+    offline.wait_for_function("() => !!(document.querySelector('.ae-nb-grid canvas') || {})"
+                              ".__aeGrid", timeout=WAIT)
+    grid = offline.evaluate("() => document.querySelector('.ae-nb-grid canvas').__aeGrid")
+    assert grid["ok"] and grid["heads"] == 4 and grid["tokens"][:2] == ["The", "␣cat"]
+    context.close()
