@@ -13,7 +13,7 @@ import logging
 
 import gradio as gr
 
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import MAX_CHARS, BadControl, parse_controls
 from explorer.views.patch import EXAMPLES, PAIR_HEADERS, corrupted_copy, patch_view
 from ui.controls import Panel, wire_live
 
@@ -58,7 +58,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
     gr.Markdown(INTRO, elem_classes="caption-text")
     corrupt = gr.Textbox(label="Corrupted copy (the same number of tokens)", lines=2,
-                         max_length=2000, elem_id="patch-corrupt")
+                         max_length=MAX_CHARS, elem_id="patch-corrupt")
     with gr.Row():
         make = gr.Button("Make a corrupted copy", size="sm", elem_id="patch-make")
         examples = [gr.Button(label, size="sm", elem_id=f"patch-example-{i}")
