@@ -224,3 +224,41 @@ def test_the_command_line_prints_the_same_numbers(resources, capsys):
         main(["--clean", "one two", "--corrupt", "one", "--json"])
     assert exc.value.code == 2
     assert "same number of tokens" in capsys.readouterr().err
+
+
+def test_head_shares_agree_with_an_independent_patch_of_the_default_model(resources):
+    """Each head patched a second way: its slice of ``hook_concat`` ([batch, pos, d_model],
+    heads side by side) overwritten by a plain hook of this test, one run per head."""
+    from explorer.analysis.run import prepare
+
+    tok, zoo = resources
+    model = zoo.get(zoo.default_name)
+    pairs = [(EXAMPLE_CLEAN, EXAMPLE_CORRUPT),
+             ("red green blue red green", "red green blue red yellow"),
+             ("The doctor said that she", "The teacher said that she")]
+    d_head = model.config.d_head
+    for clean_text, corrupt_text in pairs:
+        a = prepare(tok, clean_text, model.config.n_ctx, False).ids
+        b = prepare(tok, corrupt_text, model.config.n_ctx, False).ids
+        p = patch(model, a, b)
+        _, clean = run_with_cache(model, torch.tensor(a), names="*hook_concat")
+        for layer in range(model.config.n_layers):
+            for head in range(model.config.n_heads):
+                cut = slice(head * d_head, (head + 1) * d_head)
+                source = clean[f"blocks.{layer}.attn.hook_concat"]
+
+                def swap(module, inputs, output, cut=cut, source=source):
+                    output = output.clone()
+                    output[..., cut] = source[..., cut]
+                    return output
+
+                point = model.hook_points()[f"blocks.{layer}.attn.hook_concat"]
+                handle = point.register_forward_hook(swap)
+                try:
+                    with torch.inference_mode():
+                        logits = model(torch.tensor([b]))[0, -1]
+                finally:
+                    handle.remove()
+                ld = float(logits[p.answer] - logits[p.wrong])
+                share = (ld - p.ld_corrupt) / (p.ld_clean - p.ld_corrupt)
+                assert share == pytest.approx(p.heads[layer, head], abs=0.02)
