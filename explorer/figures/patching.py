@@ -169,6 +169,11 @@ def attribution_bar(labels: Sequence[str], values: Sequence[float], *, title: st
         "hovertemplate": "%{customdata}: %{x:+.2f}<extra></extra>",
     }]
     notes, top = _titles(title, subtitle, th)
+    # Titles start at the plot area's left edge (paper x = 0), which the bar labels push
+    # right: shift them back over the labels (~6.5 px per character at 11 px).
+    shift = min(180, int(6.5 * max((len(s) for s in labels), default=0)) + 8)
+    for note in notes:
+        note["xshift"] = -shift
     layout = base_layout(th)
     layout.update(
         height=top + 50 + 20 * len(v), annotations=notes,
