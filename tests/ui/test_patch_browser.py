@@ -81,3 +81,22 @@ def test_patch_example_heatmap_and_a_clicked_cell(chromium, patch_url, width):
         assert "same place" in page.locator("#patch-status").inner_text()
     finally:
         context.close()
+
+
+def test_axe_finds_no_serious_or_critical_violations_on_the_patch_tab(chromium, patch_url):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = chromium.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(patch_url)
+        click_tab(page, "Patch")
+        page.locator("#patch-example-0").click()
+        page.wait_for_function(f"() => ({DRAWN})('#patch-lens') === 1", timeout=WAIT)
+        page.wait_for_timeout(1000)
+        found = [(v["id"], [n["target"] for n in v["nodes"]][:3])
+                 for v in Axe().run(page).response["violations"]
+                 if v["impact"] in ("serious", "critical")]
+        assert not found, found
+    finally:
+        context.close()
