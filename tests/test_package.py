@@ -57,7 +57,8 @@ def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
     assert shipped <= names, sorted(shipped - names)[:5]
     for path in ["app.py", "checkpoints/tokenizer.json", "checkpoints/manifest.json",
                  "checkpoints/causal-h4-rotary.safetensors", "static/live_grid.js",
-                 "static/live.js", "static/style.css", "explorer/models/zoo.py",
+                 "static/live.js", "static/style.css", "static/notebook.js",
+                 "explorer/notebook.py", "explorer/models/zoo.py",
                  "ui/explore_tab.py"]:
         assert PREFIX + path in names, path
     # Only the .pth and the metadata sit beside the folder: site-packages gets no top-level
