@@ -5,13 +5,14 @@
 // the head view's lines are drawn. It sends nothing to the server and clicks none of the
 // live wiring's buttons (ui/controls.py, static/live_grid.js).
 (() => {
+  const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
   const root = document.documentElement;
   const PHONE = window.matchMedia("(max-width: 720px)");
 
   // ------------------------------------------------------------ projector mode
   // ?projector=1 (or the "Big screen" button) puts the class on <html>; static/style.css
   // does the layout: the sentence and knobs in a column at the left, the views at the
-  // right with the large heatmap first, sized to the screen (sizeSquareHead below).
+  // right with the large heatmap first, sized to the screen (static/fit.js).
   // A short, wide screen gets it by itself at load: a projector at 1280x720 with the
   // browser at 150 % is 853x480 CSS px, where the normal layout shows no heatmap on the
   // first screen. ?projector=0 (or "Normal screen") keeps the normal layout there.
@@ -33,7 +34,7 @@
     window.history.replaceState(window.history.state, "", url);
     syncSwitch();
     fitDrawer();
-    document.querySelectorAll(squarePlots()).forEach(sizeSquareHead);
+    if (AE.fit) AE.fit.all();
     window.dispatchEvent(new Event("resize")); // Plotly figures refit their new width
   }
 
@@ -126,66 +127,6 @@
     if (host.getAttribute("aria-label") !== label) host.setAttribute("aria-label", label);
   }
 
-  // One head's square heatmap in each of these: in a narrow column they get no taller
-  // than the column is wide (below); only Explore's large head grows in projector mode.
-  const SQUARE_HEADS = ["head-large", "cmp-left", "cmp-right", "cmp-diff", "training-head",
-    "pe-shuffle-original", "pe-shuffle-shuffled", "pe-shuffle-difference", "export-head"];
-  const squarePlots = () => SQUARE_HEADS.map((id) => `#${id} .js-plotly-plot`).join(", ");
-
-  // Projector mode: Explore's large heatmap as tall as the screen allows, token labels
-  // big enough to read from the back of the room (at most one label per cell height).
-  // Back in normal mode, the sizes the server sent, but no taller than a narrow column
-  // (a phone) can use: the square heatmap is as wide as the column allows, and a taller
-  // figure only stretched the colour bar over empty space. A figure from the server comes
-  // with a new layout object (Plotly.react); relayout edits the one it has.
-  function sizeSquareHead(gd) {
-    if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
-    const lay = gd.layout;
-    if (gd.__aeLayout !== lay) {
-      gd.__aeLayout = lay;
-      gd.__aeSent = { height: lay.height ?? null, x: lay.xaxis?.tickfont?.size ?? null,
-        y: lay.yaxis?.tickfont?.size ?? null };
-    }
-    let want = gd.__aeSent;
-    if (projector() && gd.closest("#head-large")) {
-      const tokens = (lay.yaxis && lay.yaxis.ticktext) || [];
-      // from its top (below the one-row tab bar) to the bottom of the screen
-      const top = gd.getBoundingClientRect().top + window.scrollY;
-      const height = Math.max(320, Math.round(window.innerHeight - Math.min(top, 140) - 8));
-      // about 110 px go to the title and the rotated key labels below the squares, 150
-      // to the query labels and the colour bar beside them; a label as tall as its row
-      const side = Math.min(height - 110, gd.clientWidth - 150);
-      const cell = side / Math.max(tokens.length, 1);
-      const font = Math.max(12, Math.min(20, Math.floor(cell)));
-      want = { height, x: font, y: font };
-    } else if (want.height && gd.clientWidth) {
-      // the square's side is about the width less 150 px of labels and colour bar; the
-      // title and key labels take about 130 px more
-      want = { ...want, height: Math.min(want.height, Math.max(300, gd.clientWidth - 20)) };
-    }
-    if (lay.height === want.height && (lay.xaxis?.tickfont?.size ?? null) === want.x
-        && (lay.yaxis?.tickfont?.size ?? null) === want.y) return;
-    Plotly.relayout(gd, { height: want.height, "xaxis.tickfont.size": want.x,
-      "yaxis.tickfont.size": want.y });
-  }
-
-  // Every head of every layer as Plotly subplots (Ablate, Classify, Through training, the
-  // encoder-decoder: explorer/figures/attention.py sets layout.grid): its height is sent
-  // for a laptop's width, so in a narrow column (a phone) each panel became a tall strip,
-  // 55 px wide and 140 px high. Shortened until each panel is no taller than it is wide;
-  // never taller than sent. A relayout redraws, and the next pass finds nothing to do.
-  function fitGrid(gd) {
-    const lay = gd.layout, full = gd._fullLayout;
-    if (!window.Plotly || !lay || !lay.grid || !full || !full._size) return;
-    if (gd.__aeGridLayout !== lay) { gd.__aeGridLayout = lay; gd.__aeGridSent = lay.height; }
-    const sent = gd.__aeGridSent, wide = full.xaxis?._length, high = full.yaxis?._length;
-    if (!sent || !lay.height || !wide || !high) return;
-    // the panels' heights are fixed shares of the plotting area, so they scale with it
-    const plot = full._size.h;
-    const want = Math.min(sent, Math.round(lay.height - plot + plot * wide / high));
-    if (Math.abs(want - lay.height) >= 4) Plotly.relayout(gd, { height: want });
-  }
-
   // The head view: tap or click a word on the left (a query) to keep only its lines;
   // the same word again, or a tap on the background, shows every line again.
   function focusHeadView(gd, query) {
@@ -269,10 +210,9 @@
   // A new figure from the server (Plotly.react replaces gd.data): keep the chosen word.
   function onFigure(gd) {
     nameFigure(gd);
-    fitGrid(gd);
-    const block = gd.closest(["head-view", ...SQUARE_HEADS].map((id) => "#" + id).join(","));
+    if (AE.fit) AE.fit.figure(gd); // its size and, on a big screen, its text (fit.js)
+    const block = gd.closest("#head-view");
     if (!block) return;
-    if (block.id !== "head-view") { sizeSquareHead(gd); return; }
     hookHeadView(gd);
     const fresh = gd.data && gd.data.length && !gd.data.some((tr) => tr.__aeAll);
     if (fresh && gd.__aeQuery != null) {

@@ -15,6 +15,7 @@ import gradio as gr
 from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from ui.controls import Panel, wire_live
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "ablate"
@@ -63,6 +64,7 @@ def _choices_for(zoo, objective, heads, pos):
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
     default = zoo.get(zoo.default_name).config
     off = gr.CheckboxGroup(head_choices(default.n_layers, default.n_heads), value=[],

@@ -82,6 +82,10 @@ class Panel:
     head: gr.Slider
     theme: gr.Radio
     live: list[LiveView] = field(default_factory=list)  # filled by wire_live
+    # Start here's step bars, one per view a step opens (ui/step_bar.py declare): tab id ->
+    # bar; and wiring that needs every view built (the bars'), run by finish_live in order
+    step_bars: dict = field(default_factory=dict)
+    after_tabs: list = field(default_factory=list)
 
     @property
     def inputs(self) -> list:
@@ -289,8 +293,10 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     made); a tab without a live update is there too, so that typing while it is open
     updates nothing. Adds the loop's configuration (hidden, below the rest of the page)
     and the page's few listeners that report to the loop: one for all shared controls,
-    one per tab's select, one per view's own controls, and the page load. The page must
-    load the loop itself: ``launch(head=LIVE_HEAD)`` (``app.LAUNCH`` has it)."""
+    one per tab's select, one per view's own controls, and the page load; and runs
+    ``panel.after_tabs``, the wiring that needs every view built (Start here's step bars,
+    ui/step_bar.py). The page must load the loop itself: ``launch(head=LIVE_HEAD)``
+    (``app.LAUNCH`` has it)."""
     context = get_blocks_context()
     views = {v.tab_id: v for v in panel.live}
     if tabs is None:
@@ -302,6 +308,8 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     config = html.escape(json.dumps(live_config(panel, tabs)), quote=True)
     gr.HTML(f'<div data-config="{config}"></div>', elem_id="ae-live-config",
             elem_classes="ae-hidden", js_on_load=None)
+    for wire in panel.after_tabs:  # (Start here's step bars: ui/step_bar.py)
+        wire()
     for view in views.values():
         if view.event is not None:
             view.anchor.update(**_event(view, view.event))

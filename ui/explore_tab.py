@@ -24,6 +24,7 @@ from explorer.views.grid_payload import grid_payloads
 from ui.client_guard import REQUEST_SESSION
 from ui.controls import Panel, wire_live
 from ui.keystroke_queue import KeystrokeQueue
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "explore"
@@ -39,6 +40,7 @@ READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     status = gr.Markdown(elem_id="status")
     # A short heading and plain text under it: the whole explanation as a heading took six
     # bold lines of a phone's screen above the grid.

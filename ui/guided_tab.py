@@ -1,8 +1,11 @@
 """The "Start here" tab: a guided path (:mod:`explorer.views.guided`) a teacher runs with a class.
 
-One step at a time: what to look at, a question to predict, the answer behind a
-"Reveal" fold, and a button that sets the sentence and knobs and opens the view the
-step is about. Each step has its own link (``?step=N``), which opens this tab on it.
+The table of contents of the path: one step at a time, what to look at, a question to
+predict, the answer behind a "Reveal" fold, and a button that sets the sentence and knobs
+and opens the view the step is about. The step travels with it: that view shows the
+step's title, question, "Reveal" and "Next step" at its top (ui/step_bar.py, wired here
+once every view is built). Each step has its own link (``?step=N``), which opens this tab
+on it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import json
 import gradio as gr
 
 from explorer.views.guided import default_path
+from ui import step_bar
 from ui.controls import Panel
 
 TAB = "start"
@@ -23,20 +27,6 @@ INTRO = ("**Start here.** Seven short steps through what attention heads do, for
 # checks they agree).
 TITLES = {"explore": "Explore", "ablate": "Ablate", "positional": "Positional encodings",
           "training": "Through training"}
-FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
-          "head")
-# Open a tab by its button's text (ids of the tab buttons are Gradio's own); the values the
-# step set reach the opened view through the live loop (static/live.js).
-OPEN_TAB = """(title) => {
-  const wanted = JSON.parse(title);
-  // a tab that does not fit the bar sits in Gradio's "More tabs" menu: its item is a button
-  // (Gradio also draws a hidden copy of the bar to measure it: not role="tab")
-  const buttons = [...document.querySelectorAll(
-    '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
-  const b = buttons.find((x) => x.textContent.trim() === wanted);
-  if (b) b.click();
-}"""
-
 OPEN_ON_LINK = """() => {
   if (!new URLSearchParams(window.location.search).has('step')) return;
   let tries = 120;  // 30 s: a busy server draws the first grid late
@@ -52,7 +42,7 @@ OPEN_ON_LINK = """() => {
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab (inside the caller's ``gr.Tab``) and wire its events."""
-    path = default_path(zoo)
+    path = default_path(zoo, tok)
     names = [s.title for s in path]
     gr.Markdown(INTRO)
     step = gr.Radio(names, value=names[0], label="Step", elem_id="start-step")
@@ -64,7 +54,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     with gr.Accordion("Reveal the answer", open=False, elem_id="start-reveal") as fold:
         answer = gr.Markdown(path[0].answer, elem_id="start-answer")
     link = gr.Textbox(label="Link to this step", interactive=False, elem_id="start-link")
-    where = gr.Textbox(visible=False)  # the title of the view to open, as JSON
 
     def index_of(title) -> int:
         return names.index(title) if title in names else 0
@@ -83,14 +72,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     nxt.click(lambda t: names[min(index_of(t) + 1, len(names) - 1)], step, step,
               queue=False, show_progress="hidden", api_name=False)
 
-    def set_up(title):
-        s = path[index_of(title)]
-        values = s.controls()
-        return [*(values[f] for f in FIELDS), json.dumps(TITLES.get(s.tab, ""))]
-
-    fields = [getattr(panel, f) for f in FIELDS]
-    setup.click(set_up, step, [*fields, where], queue=False, show_progress="hidden",
-                api_name=False).then(None, where, None, js=OPEN_TAB)
+    # "Set up this step" and the step bars of the views: once every view (and bar) is built
+    panel.after_tabs.append(lambda: step_bar.wire(panel, path, TITLES, step, setup, TITLE))
 
     def from_link(request: gr.Request):
         """``?step=N`` opens this tab on step N (an unreadable N: step 1)."""

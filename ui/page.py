@@ -4,7 +4,9 @@ names of the tab bar, and the page script (``static/page.js``) that runs them.
 Declarations only: the layouts themselves (laptop, projector, phone) are CSS in
 ``static/style.css``; ``static/page.js`` switches projector mode (``?projector=1`` or the
 button), turns the knobs into a drawer on phones, moves focus for the skip links, names
-the figures for screen readers and lets a student tap a word in the head view.
+the figures for screen readers and lets a student tap a word in the head view;
+``static/fit.js`` sizes the figures for the screen they are on; ``static/steps.js`` shows
+a Start-here step in the view it opened.
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ import gradio as gr
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 PAGE_JS = (STATIC / "page.js").read_text()
+# A Start-here step in the view it opened: focus, its figures first, kept in view.
+STEPS_JS = (STATIC / "steps.js").read_text()
+# How large each figure is drawn for the screen it is on (page.js calls it).
+FIT_JS = (STATIC / "fit.js").read_text()
 
 # First on the page, so the first Tab press reaches the skip links (WCAG 2.4.1). The links
 # point at real ids, so they work without the script too (the script also moves focus).
@@ -79,6 +85,6 @@ def section_css(sections: list[tuple[str, list[str]]]) -> str:
 
 
 def head(sections: list[tuple[str, list[str]]]) -> str:
-    """HTML for ``launch(head=...)``: the section names as CSS and the page script."""
+    """HTML for ``launch(head=...)``: the section names as CSS and the page scripts."""
     return (f"<style>\n{section_css(sections)}\n</style>\n"
-            f"<script>\n{PAGE_JS}\n</script>")
+            + "".join(f"<script>\n{js}\n</script>\n" for js in (STEPS_JS, FIT_JS, PAGE_JS)))

@@ -10,6 +10,7 @@ import gradio as gr
 from explorer.views.controls import BadControl, parse_controls
 from explorer.views.positional import positional_view
 from ui.controls import Panel, refresh_js, wire_live
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "positional"
@@ -26,6 +27,7 @@ Switch *Positional encoding* to compare."""
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     status = gr.Markdown(elem_id="pe-status")
     picture = gr.Plot(show_label=False, elem_id="pe-picture")
     with gr.Row(equal_height=False):

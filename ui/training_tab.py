@@ -9,6 +9,7 @@ import gradio as gr
 from explorer.views.controls import BadControl, parse_controls
 from explorer.views.training import SnapshotSet, load_snapshots, training_view
 from ui.controls import Panel, wire_live
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "training"
@@ -40,12 +41,14 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     Snapshots load here, once per process (:func:`cached_snapshots`), on the zoo's device."""
     snaps = snapshots if snapshots is not None else load_snapshots(tok, device=zoo.device)
     n = len(snaps)
+    bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     status = gr.Markdown(elem_id="training-status")
     gr.Markdown(INTRO, elem_classes="caption-text")
     labels = ", ".join(f"{i}: step {s.step}" for i, s in enumerate(snaps.snapshots))
     index = gr.Slider(0, max(n - 1, 1), value=max(n - 1, 0), step=1,
                       label="Training snapshot", info=labels or None,
                       interactive=n > 1, visible=n > 0, elem_id="training-snapshot")
+    bar.own["snapshot"] = index  # a step may start at a snapshot (step 7: the first)
     chart = gr.Plot(show_label=False, elem_id="training-chart")
     gr.Markdown("#### Every head at this snapshot (rows are layers, columns heads)",
                 elem_classes="caption")

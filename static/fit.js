@@ -1,0 +1,134 @@
+// How large each Plotly figure is drawn, for the screen it is on (ui/page.py puts this file
+// in the page's <head>; static/page.js calls figure(gd) each time a figure has drawn, and
+// all() when Big screen is switched). Its interface is window.AttentionExplorer.fit.
+//
+// The server sends each figure sized for a laptop. Here, in the browser, which knows the
+// screen:
+//  * one head's square heatmap is no taller than its column is wide (a phone's column
+//    made it a tall strip with the colour bar stretched over empty space);
+//  * every head as subplots (layout.grid) is shortened until each panel is square;
+//  * in projector mode ("Big screen") Explore's large head is as tall as the screen and its
+//    token labels as big as its rows allow, and every figure's text is at least MIN_FONT
+//    CSS px (18 px projected at 150 %; 10-11 px read as 15 px from the back row);
+//  * a figure a Start-here step is about fits on the screen under the step's bar
+//    (static/steps.js room()).
+// A figure from the server comes with a new layout object (Plotly.react): what was sent
+// is remembered per layout object, and relayout edits the one it has. Each pass changes
+// only what is off, so the redraw it causes finds nothing more to do.
+(() => {
+  const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
+  if (AE.fit) return;
+  const root = document.documentElement;
+  const projector = () => root.classList.contains("ae-projector");
+
+  const MIN_FONT = 12; // CSS px of any figure text on a big screen
+  const MIN_HEIGHT = 220; // a step's figure is never squeezed below this to fit the screen
+  // One head's square heatmap in each of these; only Explore's large head grows on a
+  // big screen.
+  const SQUARE_HEADS = ["head-large", "cmp-left", "cmp-right", "cmp-diff", "training-head",
+    "pe-shuffle-original", "pe-shuffle-shuffled", "pe-shuffle-difference", "export-head"];
+  const SQUARE = SQUARE_HEADS.map((id) => "#" + id).join(", ");
+
+  function sent(gd) {
+    const lay = gd.layout;
+    if (gd.__aeLayout !== lay) {
+      gd.__aeLayout = lay;
+      gd.__aeSent = { height: lay.height ?? null, x: lay.xaxis?.tickfont?.size ?? null,
+        y: lay.yaxis?.tickfont?.size ?? null };
+    }
+    return gd.__aeSent;
+  }
+
+  // The height and tick label sizes one head's square heatmap should have here.
+  function square(gd, room) {
+    const lay = gd.layout;
+    let want = sent(gd);
+    if (projector() && gd.closest("#head-large")) {
+      const tokens = (lay.yaxis && lay.yaxis.ticktext) || [];
+      // from its top (below the one-row tab bar) to the bottom of the screen, or the room
+      // a step's bar leaves
+      const top = gd.getBoundingClientRect().top + window.scrollY;
+      const height = room ?? Math.max(320,
+        Math.round(window.innerHeight - Math.min(top, 140) - 8));
+      // about 110 px go to the title and the rotated key labels below the squares, 150
+      // to the query labels and the colour bar beside them; a label as tall as its row
+      const side = Math.min(height - 110, gd.clientWidth - 150);
+      const cell = side / Math.max(tokens.length, 1);
+      const font = Math.max(MIN_FONT, Math.min(20, Math.floor(cell)));
+      return { height, x: font, y: font };
+    }
+    if (want.height && gd.clientWidth) {
+      // the square's side is about the width less 150 px of labels and colour bar; the
+      // title and key labels take about 130 px more
+      want = { ...want, height: Math.min(want.height, Math.max(300, gd.clientWidth - 20)) };
+    }
+    if (projector()) {
+      want = { ...want, x: Math.max(want.x ?? MIN_FONT, MIN_FONT),
+        y: Math.max(want.y ?? MIN_FONT, MIN_FONT) };
+    }
+    return want;
+  }
+
+  // Every head as subplots: the height at which each panel is square, never taller than
+  // sent (the panels' heights are fixed shares of the plotting area, so they scale with it).
+  function gridHeight(gd) {
+    const lay = gd.layout, full = gd._fullLayout, wanted = sent(gd).height;
+    const wide = full?.xaxis?._length, high = full?.yaxis?._length;
+    if (!wanted || !lay.height || !wide || !high || !full._size) return lay.height;
+    const plot = full._size.h;
+    return Math.min(wanted, Math.round(lay.height - plot + plot * wide / high));
+  }
+
+  // Big screen: the smallest text of the layout (tick labels but a grid's, which has no
+  // room for bigger ones; annotations, legend, the default font) raised to MIN_FONT.
+  function layoutFonts(gd, update) {
+    const lay = gd.layout;
+    const raise = (key, size) => {  // (a size this pass already chose stands)
+      if (size != null && size < MIN_FONT && !(key in update)) update[key] = MIN_FONT;
+    };
+    raise("font.size", lay.font?.size ?? MIN_FONT);
+    raise("legend.font.size", lay.legend?.font?.size);
+    (lay.annotations || []).forEach((a, i) => raise(`annotations[${i}].font.size`, a?.font?.size));
+    if (lay.grid) return;
+    for (const key of Object.keys(lay)) {
+      if (/^[xy]axis\d*$/.test(key)) raise(key + ".tickfont.size", lay[key]?.tickfont?.size);
+    }
+  }
+
+  // Big screen: the traces' own text (the numbers on bars) and colour bars' labels.
+  function traceFonts(gd) {
+    const text = [], bar = [];
+    (gd.data || []).forEach((tr, i) => {
+      if ((tr.textfont?.size ?? MIN_FONT) < MIN_FONT) text.push(i);
+      if ((tr.colorbar?.tickfont?.size ?? MIN_FONT) < MIN_FONT) bar.push(i);
+    });
+    if (text.length) Plotly.restyle(gd, { "textfont.size": MIN_FONT }, text);
+    if (bar.length) Plotly.restyle(gd, { "colorbar.tickfont.size": MIN_FONT }, bar);
+  }
+
+  function figure(gd) {
+    if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
+    const lay = gd.layout;
+    const room = AE.steps ? AE.steps.room(gd) : null;
+    const fit = (h) => (room == null || !h ? h : Math.max(MIN_HEIGHT, Math.min(h, room)));
+    const update = {};
+    if (gd.closest(SQUARE)) {
+      const want = square(gd, room);
+      if (lay.height !== fit(want.height)) update.height = fit(want.height);
+      if ((lay.xaxis?.tickfont?.size ?? null) !== want.x) update["xaxis.tickfont.size"] = want.x;
+      if ((lay.yaxis?.tickfont?.size ?? null) !== want.y) update["yaxis.tickfont.size"] = want.y;
+    } else {
+      const h = fit(lay.grid ? gridHeight(gd) : sent(gd).height);
+      if (h && lay.height && Math.abs(h - lay.height) >= 4) update.height = h;
+    }
+    if (projector()) layoutFonts(gd, update);
+    if (Object.keys(update).length) Plotly.relayout(gd, update);
+    if (projector()) traceFonts(gd);
+  }
+
+  function all() {
+    document.querySelectorAll(".js-plotly-plot").forEach(figure);
+  }
+
+  AE.fit = { figure, all };
+})();

@@ -1,0 +1,225 @@
+// A Start-here step in the view it opened (ui/step_bar.py declares the bar, ui/page.py puts
+// this file in the page's <head>). Its whole interface is window.AttentionExplorer.steps:
+//
+//   open(where)   after "Set up this step" or a bar's "Next step" (where: JSON with the
+//                 view's tab title and the showing's stamp): open that view's tab, wait for
+//                 its bar to show this step, move focus to the bar's title (a keyboard user
+//                 continues from there, not from <body>) and bring the bar and the step's
+//                 figures onto the screen.
+//   back(where)   "All steps": open Start here again, focus its list of steps.
+//   room(gd)      the height a figure of the shown step may take so that it fits on the
+//                 screen under the bar (static/page.js sizes figures with it), or null.
+//
+// The bar names its figures (data-figures: elem ids, in the order they are shown; data-key:
+// the one that must be on the first screen). The direct child
+// of the view's column that holds each gets data-ae-step-order (static/style.css draws it
+// first, under the bar); two figures in one row get data-ae-step-together (side by side on
+// a projector); the key figure gets data-ae-step-key (first among its neighbours).
+// Presentation only: nothing here talks to the server.
+(() => {
+  const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
+  if (AE.steps) return;
+  const root = document.documentElement;
+
+  const GAP = 8; // px between the screen's top and the bar, and below the figures
+  const FOLLOW_MS = 8000; // how long the page keeps the step in view while figures draw
+
+  // The step shown in a view now: the bar's section, if its box is on screen.
+  function shownSection() {
+    for (const s of document.querySelectorAll(".ae-step-bar .ae-step[data-step]")) {
+      if (s.offsetParent !== null) return s;
+    }
+    return null;
+  }
+
+  // The view's column and the direct child of it that holds element ``el``.
+  function holder(el) {
+    const column = el.closest(".tabitem > .column");
+    if (!column) return null;
+    let child = el;
+    while (child && child.parentElement !== column) child = child.parentElement;
+    return child;
+  }
+
+  // Mark the containers of the shown step's figures (and unmark the others); a step shown,
+  // changed or gone refits the figures (static/fit.js asks room()).
+  let arranged = null;
+  function arrange() {
+    const section = shownSection();
+    placeBar(section);
+    const now = section ? section.dataset.stamp : null;
+    if (now !== arranged) {
+      arranged = now;
+      requestAnimationFrame(() => AE.fit && AE.fit.all());
+    }
+    const keep = new Set();
+    const key = section && document.getElementById(section.dataset.key || "");
+    document.querySelectorAll("[data-ae-step-key]").forEach((el) => {
+      if (el !== key) el.removeAttribute("data-ae-step-key");
+    });
+    // the key figure also comes first among its neighbours (a row that wraps on a projector
+    // or a phone put it below the others)
+    if (key && !key.hasAttribute("data-ae-step-key")) key.setAttribute("data-ae-step-key", "");
+    if (section) {
+      const seen = new Map();
+      (section.dataset.figures || "").split(" ").filter(Boolean).forEach((id, i) => {
+        const el = document.getElementById(id);
+        const box = el && holder(el);
+        if (!box) return;
+        keep.add(box);
+        if (seen.has(box)) box.setAttribute("data-ae-step-together", "");
+        else {
+          seen.set(box, i);
+          if (box.getAttribute("data-ae-step-order") !== String(i + 1)) {
+            box.setAttribute("data-ae-step-order", String(i + 1));
+          }
+        }
+      });
+    }
+    document.querySelectorAll("[data-ae-step-order]").forEach((box) => {
+      if (!keep.has(box)) {
+        box.removeAttribute("data-ae-step-order");
+        box.removeAttribute("data-ae-step-together");
+      }
+    });
+  }
+
+  // The bar's box (the gr.Column) of a section.
+  const barOf = (section) => section.closest(".ae-step-bar") || section;
+  // On a big screen the bar is fixed in the left column (static/style.css): out of the
+  // view's flow, so the view's first figure goes to the top of the screen instead.
+  const fixed = (el) => getComputedStyle(el).position === "fixed";
+
+  // What goes to the top of the screen: the bar, or the first of the step's figures.
+  function anchor(section) {
+    const bar = barOf(section);
+    if (!fixed(bar)) return bar;
+    return document.querySelector('[data-ae-step-order="1"]') || bar;
+  }
+
+  // The bottom of what is seen: on a phone the knobs drawer's bar is fixed over it.
+  function screenBottom() {
+    const drawer = root.classList.contains("ae-drawer") && document.querySelector("#controls");
+    return drawer ? Math.min(window.innerHeight, drawer.getBoundingClientRect().top)
+      : window.innerHeight;
+  }
+
+  function room(gd) {
+    const section = shownSection();
+    if (!section || !gd) return null;
+    const ids = (section.dataset.figures || "").split(" ").filter(Boolean);
+    if (!ids.some((id) => gd.closest("#" + CSS.escape(id)))) return null;
+    // from the top of the screen (the anchor there) down to the figure, then the figure:
+    // a border and some padding of its block below it
+    const above = gd.getBoundingClientRect().top - anchor(section).getBoundingClientRect().top;
+    return Math.round(screenBottom() - 2 * GAP - above - 6);
+  }
+
+  // Big screen: the bar takes the place of the left column (sentence, knobs), whose box
+  // the page measures here, as CSS variables.
+  function placeBar(section) {
+    root.classList.toggle("ae-stepping", !!section);
+    const left = document.querySelector("#controls");
+    if (!section || !left) return;
+    const r = left.getBoundingClientRect();
+    root.style.setProperty("--ae-step-left", Math.round(r.left) + "px");
+    root.style.setProperty("--ae-step-width", Math.round(r.width) + "px");
+  }
+
+  // ---------------------------------------------------------------- keeping it in view
+  // After a step opens, its figures draw (and resize) for a moment: the bar is brought to
+  // the top of the screen each time the view's layout changes, until the student scrolls,
+  // types or clicks, or FOLLOW_MS have passed.
+  let follow = null;
+
+  function bringIntoView() {
+    if (!follow || Date.now() > follow.until) { stopFollowing(); return; }
+    const section = shownSection();
+    if (!section) return;
+    const top = anchor(section).getBoundingClientRect().top + window.scrollY - GAP;
+    if (Math.abs(window.scrollY - top) > 2) window.scrollTo({ top, behavior: "instant" });
+  }
+
+  function stopFollowing() {
+    if (!follow) return;
+    follow.observer.disconnect();
+    follow = null;
+  }
+
+  function startFollowing(section) {
+    stopFollowing();
+    const observer = new ResizeObserver(() => bringIntoView());
+    const column = section.closest(".tabitem > .column") || document.body;
+    observer.observe(column);
+    follow = { observer, until: Date.now() + FOLLOW_MS };
+    bringIntoView();
+  }
+
+  ["wheel", "touchmove", "keydown", "pointerdown"].forEach((type) =>
+    window.addEventListener(type, () => stopFollowing(), { capture: true, passive: true }));
+
+  // ---------------------------------------------------------------- opening a view
+  function clickTab(title) {
+    // a tab that does not fit the bar sits in Gradio's "More tabs" menu: its item is a
+    // button (Gradio also draws a hidden copy of the bar to measure it: not role="tab")
+    const buttons = [...document.querySelectorAll(
+      '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
+    const b = buttons.find((x) => x.textContent.trim() === title);
+    if (b) b.click();
+    return !!b;
+  }
+
+  // Resolve when ``find()`` returns something (checked each frame), or null after ``ms``.
+  function waitFor(find, ms) {
+    return new Promise((resolve) => {
+      const until = Date.now() + ms;
+      const look = () => {
+        const found = find();
+        if (found || Date.now() > until) resolve(found || null);
+        else requestAnimationFrame(look);
+      };
+      look();
+    });
+  }
+
+  async function open(where) {
+    let w;
+    try { w = JSON.parse(where); } catch (e) { return; }
+    if (!w || !w.title) return;
+    clickTab(w.title);
+    // the bar is written by the same event that opened the view: 20 s for a busy server
+    const section = await waitFor(() => {
+      const s = document.querySelector(
+        `#step-${CSS.escape(w.tab)} .ae-step[data-stamp="${CSS.escape(w.stamp)}"]`);
+      return s && s.offsetParent !== null ? s : null;
+    }, 20000);
+    if (!section) return;
+    arrange();
+    const heading = section.querySelector(".ae-step-title");
+    if (heading) heading.focus({ preventScroll: true });
+    startFollowing(section);
+  }
+
+  async function back(where) {
+    let w;
+    try { w = JSON.parse(where); } catch (e) { return; }
+    stopFollowing();
+    clickTab(w.title);
+    const radio = await waitFor(() => document.querySelector("#start-step input:checked"),
+      10000);
+    if (radio) {
+      radio.focus({ preventScroll: true });
+      radio.scrollIntoView({ block: "center" });
+    }
+  }
+
+  // A bar shown, hidden or changed (also when a view is opened by hand): arrange again.
+  let pending = false;
+  new MutationObserver(() => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; arrange(); });
+  }).observe(document.documentElement, { childList: true, subtree: true });
+
+  AE.steps = { open, back, room, screenBottom, state: () => ({ following: !!follow }) };
+})();
