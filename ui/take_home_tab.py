@@ -166,8 +166,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
     gr.Markdown("#### In a notebook", elem_classes="caption")
     gr.Markdown(NOTEBOOK, elem_classes="caption-text")
-    code = gr.Code(language="python", interactive=False, label="The same view in a notebook",
-                   elem_id="export-code")
+    # A plain read-only box with a copy button: gr.Code's editor failed axe-core (its
+    # syntax colours' contrast, and a scrolling region that takes no keyboard focus)
+    code = gr.Textbox(label="The same view in a notebook", lines=4, interactive=False,
+                      buttons=["copy"], elem_id="export-code")
     with gr.Row():
         make_html = gr.Button("Make this view as one HTML file", size="sm", min_width=140,
                               elem_id="export-make-html")

@@ -54,8 +54,8 @@ def test_take_it_home_offers_the_notebook_cell_and_the_view_as_html(page, chromi
     # the link's &tab= opens its view first; then Take it home
     page.wait_for_function(f"() => ({SELECTED})() === 'Through the layers'", timeout=WAIT)
     click_tab(page, "Take it home")
-    page.wait_for_function("() => (document.querySelector('#export-code') || {}).textContent"
-                           "?.includes(\"show('The cat sat on the mat.', heads=4\")",
+    page.wait_for_function("() => (document.querySelector('#export-code textarea') || {})"
+                           ".value?.includes(\"show('The cat sat on the mat.', heads=4\")",
                            timeout=WAIT)
     page.locator("#export-make-html").click()
     button = page.locator("#export-html")
