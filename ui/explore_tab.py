@@ -24,6 +24,7 @@ from explorer.views.grid_payload import grid_payloads
 from ui.client_guard import REQUEST_SESSION
 from ui.controls import Panel, wire_live
 from ui.keystroke_queue import KeystrokeQueue
+from ui.model_knobs import wire as wire_model_knobs
 from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
@@ -115,6 +116,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return text, gr.Radio(choices=labels, value=None, visible=bool(labels))
 
     model_knobs = [panel.objective, panel.heads, panel.pos]
+    wire_model_knobs(zoo, panel)  # only trained models: "[mask]" switches to its model
     gr.on([k.change for k in model_knobs] + [demo.load], pointer, model_knobs,
           [clear_text, clear], queue=False, show_progress="hidden", api_name=False)
     clear.input(open_clear_head, [clear, panel.layer, panel.head], [panel.layer, panel.head],
