@@ -68,6 +68,26 @@
     }
   });
 
+  // ------------------------------------------------------------ phone: a picked head
+  // On a phone the large head is a screen or two below the grid: opening a head from the
+  // grid (a tap on its square, or Enter: static/live_grid.js clicks #grid-select) brings
+  // the large head onto the screen, under the sentence box, which stays at the top.
+  // (where the sentence box ends once it sticks to the top of the screen; 0: it does not)
+  const sentenceBottom = () => {
+    const form = document.querySelector("#sentence")?.closest(".form") || null;
+    return form && getComputedStyle(form).position === "sticky" ? form.offsetHeight : 0;
+  };
+  AE.sentenceBottom = sentenceBottom; // static/steps.js keeps a step's bar below it
+
+  document.addEventListener("click", (ev) => {
+    const t = ev.target instanceof Element ? ev.target : null;
+    if (!t || !t.closest("#grid-select") || !root.classList.contains("ae-drawer")) return;
+    const big = document.querySelector("#head-large");
+    if (!big) return;
+    const top = big.getBoundingClientRect().top + window.scrollY - sentenceBottom() - 8;
+    window.scrollTo({ top, behavior: "smooth" });
+  }, true);
+
   // ------------------------------------------------------------ the knobs drawer
   // On a phone the knobs column is a drawer fixed to the bottom of the screen (CSS): its
   // "Knobs" bar is always in reach, closed at first so the figures have the screen.

@@ -8,14 +8,17 @@
 //                 figures onto the screen.
 //   back(where)   "All steps": open Start here again, focus its list of steps.
 //   room(gd)      the height a figure of the shown step may take so that it fits on the
-//                 screen under the bar (static/page.js sizes figures with it), or null.
+//                 screen under the bar (static/fit.js sizes figures with it), or null.
+//   screenTop(), screenBottom()  what of the screen is the page's own (a phone's sentence
+//                 box and knobs drawer are fixed over its top and bottom).
 //
 // The bar names its figures (data-figures: elem ids, in the order they are shown; data-key:
-// the one that must be on the first screen). The direct child
-// of the view's column that holds each gets data-ae-step-order (static/style.css draws it
-// first, under the bar); two figures in one row get data-ae-step-together (side by side on
-// a projector); the key figure gets data-ae-step-key (first among its neighbours).
-// Presentation only: nothing here talks to the server.
+// the one that must be on the first screen). The direct child of the view's column that
+// holds each gets data-ae-step-order (static/style.css draws it first, under the bar); two
+// figures in one row get data-ae-step-together (side by side on a projector); the key
+// figure gets data-ae-step-key (first among its neighbours). On a big screen the bar
+// takes the left column (.ae-stepping on <html>). Presentation only: nothing here talks to
+// the server.
 (() => {
   const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
   if (AE.steps) return;
@@ -61,18 +64,16 @@
     // or a phone put it below the others)
     if (key && !key.hasAttribute("data-ae-step-key")) key.setAttribute("data-ae-step-key", "");
     if (section) {
-      const seen = new Map();
-      (section.dataset.figures || "").split(" ").filter(Boolean).forEach((id, i) => {
+      let order = 0;
+      (section.dataset.figures || "").split(" ").filter(Boolean).forEach((id) => {
         const el = document.getElementById(id);
         const box = el && holder(el);
         if (!box) return;
+        if (keep.has(box)) { box.setAttribute("data-ae-step-together", ""); return; }
         keep.add(box);
-        if (seen.has(box)) box.setAttribute("data-ae-step-together", "");
-        else {
-          seen.set(box, i);
-          if (box.getAttribute("data-ae-step-order") !== String(i + 1)) {
-            box.setAttribute("data-ae-step-order", String(i + 1));
-          }
+        order += 1;
+        if (box.getAttribute("data-ae-step-order") !== String(order)) {
+          box.setAttribute("data-ae-step-order", String(order));
         }
       });
     }
@@ -97,6 +98,9 @@
     return document.querySelector('[data-ae-step-order="1"]') || bar;
   }
 
+  // The top of what is seen: on a phone the sentence box stays over it (static/page.js).
+  const screenTop = () => (AE.sentenceBottom ? AE.sentenceBottom() : 0);
+
   // The bottom of what is seen: on a phone the knobs drawer's bar is fixed over it.
   function screenBottom() {
     const drawer = root.classList.contains("ae-drawer") && document.querySelector("#controls");
@@ -109,10 +113,10 @@
     if (!section || !gd) return null;
     const ids = (section.dataset.figures || "").split(" ").filter(Boolean);
     if (!ids.some((id) => gd.closest("#" + CSS.escape(id)))) return null;
-    // from the top of the screen (the anchor there) down to the figure, then the figure:
-    // a border and some padding of its block below it
+    // from the top of what is seen (the anchor there) down to the figure, then the
+    // figure: a border and some padding of its block below it
     const above = gd.getBoundingClientRect().top - anchor(section).getBoundingClientRect().top;
-    return Math.round(screenBottom() - 2 * GAP - above - 6);
+    return Math.round(screenBottom() - screenTop() - 2 * GAP - above - 6);
   }
 
   // Big screen: the bar takes the place of the left column (sentence, knobs), whose box
@@ -136,7 +140,8 @@
     if (!follow || Date.now() > follow.until) { stopFollowing(); return; }
     const section = shownSection();
     if (!section) return;
-    const top = anchor(section).getBoundingClientRect().top + window.scrollY - GAP;
+    const top = anchor(section).getBoundingClientRect().top + window.scrollY - GAP
+      - screenTop();
     if (Math.abs(window.scrollY - top) > 2) window.scrollTo({ top, behavior: "instant" });
   }
 
@@ -221,5 +226,6 @@
     requestAnimationFrame(() => { pending = false; arrange(); });
   }).observe(document.documentElement, { childList: true, subtree: true });
 
-  AE.steps = { open, back, room, screenBottom, state: () => ({ following: !!follow }) };
+  AE.steps = { open, back, room, screenTop, screenBottom,
+    state: () => ({ following: !!follow }) };
 })();

@@ -80,9 +80,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # empty plot would sit there as a blank placeholder.
     change = gr.Plot(show_label=False, elem_id="ablate-change", visible=False)
     intro = gr.Markdown(elem_id="ablate-table-intro")
-    table = gr.Dataframe(headers=RANK_HEADERS, datatype=["number", "str", "str", "number",
-                                                         "number", "str"],
-                         interactive=False, wrap=False, show_label=False, max_height=640,
+    # Shares of the width, words wrapped: the six columns fit a phone's screen (with widths
+    # measured from the text, the ranking's own column was off a 390 px screen).
+    table = gr.Dataframe(headers=RANK_HEADERS, datatype=["number", "str", "number", "number",
+                                                         "str", "str"],
+                         interactive=False, wrap=True, show_label=False, max_height=640,
+                         column_widths=["10%", "13%", "15%", "15%", "23.5%", "23.5%"],
                          elem_id="ablate-table")
     legend = gr.Markdown(elem_id="ablate-legend")
     toggle = gr.Button("toggle the clicked head", elem_id="ablate-toggle",

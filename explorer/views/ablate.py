@@ -170,8 +170,9 @@ class AblateView:
     extra: dict = field(default_factory=dict)
 
 
-# The pattern next to the head; the numbers after it (on a phone the table scrolls sideways).
-RANK_HEADERS = ["rank", "head", "pattern here", "loss change", "loss without it", "measured"]
+# The loss change (what the table is ranked by) next to the head, then what the head does:
+# on a phone the numbers were the columns cut off at the screen's edge.
+RANK_HEADERS = ["rank", "head", "loss change", "loss without it", "pattern here", "measured"]
 
 
 def ranking_rows(ranking: Ranking, types: HeadTypes | None,
@@ -183,7 +184,7 @@ def ranking_rows(ranking: Ranking, types: HeadTypes | None,
         kind = types.kind(r.layer, r.head) if types is not None else ""
         evidence = str(types.evidence[r.layer, r.head]) if types is not None else ""
         mark = " (off)" if (r.layer, r.head) in off else ""
-        rows.append([rank, r.label + mark, kind, round(r.delta, 3), round(r.loss, 3), evidence])
+        rows.append([rank, r.label + mark, round(r.delta, 3), round(r.loss, 3), kind, evidence])
     return rows
 
 

@@ -152,16 +152,21 @@ def table_rows(table) -> list[list]:
     return table["data"]
 
 
+# The ranking's columns by name (the loss change sits next to the head, #30).
+CHANGE, LOSS, PATTERN = (RANK_HEADERS.index(h)
+                         for h in ("loss change", "loss without it", "pattern here"))
+
+
 def test_api_ranking_has_a_row_per_head_sorted_by_loss_rise(client):
     status, grid, preds, change, intro, table, legend = ablate_api(client, [])
     rows = table_rows(table)
     assert len(rows) == 4 * 4
-    rises = [float(r[3]) for r in rows]
+    rises = [float(r[CHANGE]) for r in rows]
     assert rises == sorted(rises, reverse=True)
     assert [int(r[0]) for r in rows] == list(range(1, 17))
     assert {r[1] for r in rows} == {f"L{la} H{h}" for la in range(4) for h in range(4)}
-    assert all(r[2] for r in rows) and "next-word cross-entropy" in intro
-    bases = [float(r[4]) - float(r[3]) for r in rows]  # loss without it − change = all on
+    assert all(r[PATTERN] for r in rows) and "next-word cross-entropy" in intro
+    bases = [float(r[LOSS]) - float(r[CHANGE]) for r in rows]  # without it − change = all on
     assert max(bases) - min(bases) < 2e-3
     import re
 
@@ -178,7 +183,7 @@ def test_api_switching_a_head_off_changes_loss_and_guesses(client):
     status, grid, preds, change, intro, table, legend = ablate_api(client, [worst[1]])
     assert f"with {worst[1]} off" in status and "→" in status
     loss_on, loss_off = (float(x) for x in re.findall(r"\*\*(\d+\.\d+)\*\*", status)[:2])
-    assert loss_off - loss_on == pytest.approx(float(worst[3]), abs=2e-3)
+    assert loss_off - loss_on == pytest.approx(float(worst[CHANGE]), abs=2e-3)
     bars = figure_json(preds)["data"]
     assert [b["name"] for b in bars] == ["all heads on", "heads off"]
     assert "off" in [a["text"].replace("<b>", "").replace("</b>", "")

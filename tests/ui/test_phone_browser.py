@@ -1,0 +1,74 @@
+"""A phone in real Chromium (#30, item 6): the sentence box stays in view while the student
+scrolls to the grid and the large head, a tapped square brings its large head onto the
+screen, the open knobs drawer leaves the upper half to the figures, and Ablate's ranking
+fits the screen with the column it is ranked by."""
+
+from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
+             is_mobile=True)
+WAIT = 60000
+SENTENCE_BOX = "() => document.querySelector('#sentence').closest('.form').getBoundingClientRect()"
+
+
+def test_the_box_stays_in_view_and_a_tapped_square_opens_large_on_screen(browser, app_url):  # noqa: F811
+    page = browser.new_page(**PHONE)
+    try:
+        page.goto(app_url)
+        page.wait_for_function(GRID_DRAWN, timeout=WAIT)
+        page.evaluate("() => document.querySelector('#grid canvas').scrollIntoView()")
+        page.wait_for_function(f"() => ({SENTENCE_BOX})().top >= -1 && "
+                               f"({SENTENCE_BOX})().top <= 1", timeout=WAIT)
+        box = page.evaluate(SENTENCE_BOX)
+        assert box["height"] < 170, box  # short: the figures keep the screen
+        # tap the last layer's third square (L3 H2): the large head comes onto the screen,
+        # under the box
+        canvas = page.locator("#grid canvas").bounding_box()
+        geom = page.evaluate("() => document.querySelector('#grid canvas').__aeGrid.geom")
+        layers = page.evaluate("() => document.querySelector('#grid canvas').__aeGrid.layers"
+                               " ?? 4")
+        step = geom["size"] + geom["gap"]
+        x = canvas["x"] + geom["left"] + 2 * step + geom["size"] / 2
+        y = canvas["y"] + geom["top"] + (layers - 1) * step + geom["size"] / 2
+        assert y < 844 - 60, (y, canvas)  # the square is on the screen, above the drawer
+        page.touchscreen.tap(x, y)
+        page.wait_for_function("() => document.querySelector('#layer input[type=number]')"
+                               f".value === '{layers - 1}'", timeout=WAIT)
+        page.wait_for_function(
+            f"""() => {{ const r = document.querySelector('#head-large')
+                  .getBoundingClientRect(), top = ({SENTENCE_BOX})().bottom;
+                return r.top >= top - 1 && r.top < 844 / 2; }}""", timeout=WAIT)
+        assert page.evaluate(f"() => ({SENTENCE_BOX})().top") >= -1  # the box still there
+        # the drawer, open, covers less than half of the screen
+        page.locator("#controls .label-wrap").tap()
+        page.locator("#heads").wait_for(state="visible")
+        drawer = page.locator("#controls").bounding_box()
+        assert drawer["y"] >= 844 / 2, drawer
+        # the radios' labels are not drawn over it (they were, at the same z-index)
+        over = page.evaluate("""() => { const d = document.querySelector('#controls')
+              .getBoundingClientRect(), x = d.left + 40, y = d.top + 20;
+            return document.elementFromPoint(x, y).closest('#controls') !== null; }""")
+        assert over
+    finally:
+        page.close()
+
+
+def test_the_ablation_ranking_fits_a_phone(browser, app_url):  # noqa: F811
+    page = browser.new_page(**PHONE)
+    try:
+        page.goto(app_url)
+        page.wait_for_function(GRID_DRAWN, timeout=WAIT)
+        click_tab(page, "Ablate")
+        page.locator("#ablate-table table").first.wait_for(timeout=WAIT)
+        page.wait_for_selector("#ablate-table [aria-rowcount='17']", timeout=WAIT)  # 16 + 1
+        page.evaluate("() => document.querySelector('#ablate-table').scrollIntoView()")
+        heads = page.evaluate("""() => [...document.querySelectorAll(
+            '#ablate-table th[role=columnheader]')].map(th => {
+            const r = th.getBoundingClientRect();
+            return [th.innerText.trim(), r.left, r.right]; })""")
+        names = [h[0] for h in heads]
+        assert names[:3] == ["rank", "head", "loss change"], names
+        assert len(heads) == 6 and all(0 <= left and right <= 390 for _, left, right in heads), \
+            heads
+    finally:
+        page.close()
