@@ -95,14 +95,18 @@
     }
   }
 
-  // Big screen: the traces' own text (the numbers on bars) and colour bars' labels.
+  // Big screen: the traces' own text (the numbers on bars: Plotly also shrinks them to a
+  // thin bar's thickness unless told not to) and colour bars' labels.
   function traceFonts(gd) {
     const text = [], bar = [];
     (gd.data || []).forEach((tr, i) => {
-      if ((tr.textfont?.size ?? MIN_FONT) < MIN_FONT) text.push(i);
+      const shrinks = tr.type === "bar" && tr.texttemplate && tr.constraintext !== "none";
+      if ((tr.textfont?.size ?? MIN_FONT) < MIN_FONT || shrinks) text.push(i);
       if ((tr.colorbar?.tickfont?.size ?? MIN_FONT) < MIN_FONT) bar.push(i);
     });
-    if (text.length) Plotly.restyle(gd, { "textfont.size": MIN_FONT }, text);
+    if (text.length) {
+      Plotly.restyle(gd, { "textfont.size": MIN_FONT, constraintext: "none" }, text);
+    }
     if (bar.length) Plotly.restyle(gd, { "colorbar.tickfont.size": MIN_FONT }, bar);
   }
 

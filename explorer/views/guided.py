@@ -106,7 +106,8 @@ def _lists_without(evaluation: dict | None, kind: str) -> tuple[int, int] | None
 def _copy_answer(evaluation: dict | None, prev: ClearHead | None) -> str:
     """Step 3: what switching off the induction head, and the previous-word head, costs."""
     base = ("No: without the induction head the guess is no longer the list's next word; "
-            "the status above the figures says which token took its place. The ranking "
+            "the guesses before → after, and the sentence under them, say which token took "
+            "its place. The ranking "
             "table shows how much the loss rises without each head: on a repeated list the "
             "top two are the induction head and the previous-word head of step 1. ")
     ind_off, prev_off = (_lists_without(evaluation, "induction"),
