@@ -202,8 +202,8 @@ def steps(evaluation: dict | None, measured: Measured | None = None) -> list[Ste
              "At the word just before. " + prev_answer, "explore",
              {"text": STORY, **at_prev}, figures=big),
         Step("2 · A head that copies",
-             "The sentence is a list said twice, cut before its last word. Watch the guesses "
-             "beside the large head, one of the last layer's.",
+             "The sentence is a list said twice, cut before its last word. Watch the large "
+             "head, one of the last layer's, and the model's guesses.",
              "What will the model guess next, and where will this head look from the second "
              "copy?", ind_answer, "explore", {"text": REPEAT, **at_ind},
              figures=("head-large", "predictions")),
