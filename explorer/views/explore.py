@@ -35,6 +35,7 @@ from explorer.figures.predictions import predictions_bar, predictions_bar_spec
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
 from explorer.training.zoo_plan import on_recipe, recipe_words, span_pool
+from explorer.views.ablate import quoted_token
 from explorer.views.controls import EMPTY_STATE, Controls
 
 
@@ -137,8 +138,12 @@ def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
         if result.baseline_predictions and result.predictions:
             b_tok, b_p = result.baseline_predictions[0]
             a_tok, a_p = result.predictions[0]
-            text += (f" Top guess probability {b_p:.0%} → {a_p:.0%}"
-                     + (" (a different token)." if a_tok != b_tok else " (same token)."))
+            # which token, not only how sure: "63% → 62%" alone read as if nothing changed
+            if a_tok == b_tok:
+                text += f" Top guess still {quoted_token(b_tok)}: {b_p:.0%} → {a_p:.0%}."
+            else:
+                text += (f" Top guess {quoted_token(b_tok)} ({b_p:.0%}) is now "
+                         f"{quoted_token(a_tok)} ({a_p:.0%}).")
     for notice in result.notices:
         text += f"\n\n⚠️ {notice}"
     return text
