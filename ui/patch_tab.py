@@ -16,6 +16,7 @@ import gradio as gr
 from explorer.views.controls import MAX_CHARS, BadControl, parse_controls
 from explorer.views.patch import EXAMPLES, PAIR_HEADERS, corrupted_copy, patch_view
 from ui.controls import Panel, wire_live
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "patch"
@@ -56,9 +57,11 @@ PICK = """(cell) => {
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
     corrupt = gr.Textbox(label="Corrupted copy (the same number of tokens)", lines=2,
                          max_length=MAX_CHARS, elem_id="patch-corrupt")
+    bar.own["corrupt"] = corrupt  # a step sets the copy too (step 8: the example's)
     with gr.Row():
         make = gr.Button("Make a corrupted copy", size="sm", elem_id="patch-make")
         examples = [gr.Button(label, size="sm", elem_id=f"patch-example-{i}")

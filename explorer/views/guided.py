@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from explorer.analysis.clear_heads import ClearHead, clear_heads
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo
 from explorer.views.guided_numbers import Measured, measure
+from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
 
 # Sentences of the path (the model knows the simple English of children's stories).
 STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to"
@@ -87,7 +90,8 @@ def default_path(zoo: Zoo, tok: Tokenizer | None = None) -> list[Step]:
     evaluation = zoo.evals.get(DEFAULT_NAME)
     heads = clear_heads(evaluation)
     ind = _find(heads, "induction")
-    measured = (measure(zoo, tok, STORY, REPEAT, (ind.layer, ind.head) if ind else None)
+    measured = (measure(zoo, tok, STORY, REPEAT, (ind.layer, ind.head) if ind else None,
+                        (EXAMPLE_CLEAN, EXAMPLE_CORRUPT))
                 if tok is not None else None)
     return steps(evaluation, measured)
 
@@ -162,6 +166,30 @@ def _stripe(m: Measured | None) -> str:
             f"its left: the two copies are {m.copies_apart} tokens apart (the list's 8 words "
             "plus “. She read it again:”), and the head looks one word further, at what "
             "came next.")
+
+
+def _carrier_answer(ind: ClearHead | None, prev: ClearHead | None,
+                    m: Measured | None) -> str:
+    """Step 8: which heads carry the copied word, as the patching measured it."""
+    if m is None or m.carried is None:
+        return ("Look for the brightest cell of the heatmap: patching that head alone "
+                "brings back most of the guess. A copying head usually carries the copied "
+                "word; the previous-word head helps it find where to look.")
+    shares = m.carried
+    order = sorted(np.ndindex(shares.shape), key=lambda c: -shares[c])
+    (l1, h1), (l2, h2) = order[0], order[1]
+    text = (f"**L{l1} H{h1}**: patched alone, it restores {shares[l1, h1]:.0%} of the "
+            "difference between the two guesses (the top cell of the heatmap)")
+    if ind is not None and (ind.layer, ind.head) == (l1, h1):
+        text += ", the copying head of step 2: it reads the word that came after “shoe” "
+        text += "last time and writes it into the guess"
+    text += (f". Next comes **L{l2} H{h2}** with {shares[l2, h2]:.0%}")
+    if prev is not None:
+        p = shares[prev.layer, prev.head]
+        text += (f"; the previous-word head of step 1, **L{prev.layer} H{prev.head}**, "
+                 f"restores {p:.0%}: it helps, but alone it brings back little")
+    return text + (". Patching asks *which part carries the difference*; switching a head "
+                   "off (step 3) asks *what breaks without it*.")
 
 
 def steps(evaluation: dict | None, measured: Measured | None = None) -> list[Step]:
@@ -254,4 +282,12 @@ def steps(evaluation: dict | None, measured: Measured | None = None) -> list[Ste
              {"text": REPEAT, **at_ind},  # the large head: the copying one, to watch appear
              figures=("training-snapshot", "training-chart"), key="training-chart",
              own={"snapshot": 0}),
+        Step("8 · Which head carries the word?",
+             "Two sentences that differ in one word: the list says *shoe bell* in yours and "
+             "*sock bell* in the copy, so the model guesses *bell* after *shoe* only in "
+             "yours. The heatmap copies one head at a time from your sentence into the copy "
+             "and shows how much of the guess that brings back.",
+             "Which head, copied alone, brings back the guess *bell*?",
+             _carrier_answer(ind, prev, measured), "patch", {"text": EXAMPLE_CLEAN},
+             figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT}),
     ]

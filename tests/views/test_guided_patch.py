@@ -1,0 +1,25 @@
+"""Start here's step 8 (which head carries the copied word?) says what patching measures on
+the shipped default model: the head it names first is the one that restores the most when
+patched alone, with the share the Patch view shows."""
+
+import numpy as np
+
+from explorer.analysis.patching import patch
+from explorer.models.zoo import DEFAULT_NAME
+from explorer.views.guided import default_path
+from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
+
+
+def test_step_8_names_the_head_that_carries_the_copied_word(resources):
+    tok, zoo = resources
+    step = default_path(zoo, tok)[-1]
+    assert step.tab == "patch" and step.controls()["text"] == EXAMPLE_CLEAN
+    assert step.own == {"corrupt": EXAMPLE_CORRUPT}
+    shares = patch(zoo.get(DEFAULT_NAME), tok.encode(EXAMPLE_CLEAN),
+                   tok.encode(EXAMPLE_CORRUPT)).heads
+    ranked = sorted(((float(shares[c]), c) for c in np.ndindex(shares.shape)), reverse=True)
+    (top, (layer, head)), (second, (l2, h2)) = ranked[0], ranked[1]
+    assert step.answer.startswith(f"**L{layer} H{head}**: patched alone, it restores {top:.0%}")
+    assert f"**L{l2} H{h2}** with {second:.0%}" in step.answer
+    assert top >= 0.95  # the issue's figure: the Patch view names it first with >= 95 %
+    assert "copying head of step 2" in step.answer  # it is the evaluation's induction head
