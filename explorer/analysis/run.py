@@ -32,6 +32,7 @@ MAX_CHARS = 1000  # characters accepted per request (more is cut, with a notice)
 TOP_K = 8
 MASK_MARKER = re.compile(r"\[mask\]|<mask>|_{3,}", re.IGNORECASE)
 MASK_LABEL = "[mask]"
+MASK_HINT = "Write [mask] (or ___) where you want the model to guess a word."
 # What a student needs to read the token labels of every view (Markdown, our own text).
 TOKENS_HELP = (
     "**Tokens** are the pieces the model reads: a word, part of a word or a punctuation "
@@ -223,6 +224,8 @@ def analyse_batch(model: Transformer, tok: Tokenizer, texts: list[str],
             tokens[row, :lengths[row]] = torch.tensor(preps[i].ids)
             padding[row, :lengths[row]] = False
         pad_mask = padding if padding.any() and not resolved.causal else None
+        # logits_at one position: the forward's own W_U is skipped (each row's guess
+        # position differs, so W_U is applied below to hook_final at those positions)
         _, cache = run_with_cache(model, tokens, settings, names=["*hook_pattern", "hook_final"],
                                   key_padding_mask=pad_mask,
                                   logits_at=torch.zeros(1, dtype=torch.long))
@@ -236,8 +239,7 @@ def analyse_batch(model: Transformer, tok: Tokenizer, texts: list[str],
         for row, i in enumerate(chunk):
             n, at, notices = lengths[row], ats[row], list(preps[i].notices)
             if masked_word and at is None:
-                notices.append("Write [mask] (or ___) where you want the model to guess a "
-                               "word.")
+                notices.append(MASK_HINT)
             out[i] = Analysis(
                 tokens=preps[i].pieces, ids=preps[i].ids,
                 patterns=patterns[:, row, :, :n, :n].copy(),  # [layer, head, q, k]
@@ -276,7 +278,7 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
     logits, cache = run_with_cache(model, tokens, settings, names=names, logits_at=where)
     patterns = cache.stack("attn.hook_pattern")[:, 0].numpy()  # [layer, head, q, k]
     if masked_word and at is None:
-        notices.append("Write [mask] (or ___) where you want the model to guess a word.")
+        notices.append(MASK_HINT)
     predictions = top_predictions(tok, logits[0, 0], top_k) if at is not None else []
     result = Analysis(
         tokens=prep.pieces, ids=prep.ids, patterns=patterns, scores=None, scaled=None,

@@ -121,7 +121,7 @@ def grid_payloads(zoo: Zoo, tok: Tokenizer, requests: list[Any]) -> list[dict]:
             text, controls = read_request(request)
             name = controls.checkpoint()
             if zoo.get(name) is None or not text.strip():  # a message, no model to run
-                out[i] = safe_grid_payload(zoo, tok, request)
+                out[i] = grid_payload(zoo, tok, text, controls)
             else:
                 groups.setdefault((name, controls.settings()), []).append((i, text, controls))
         except BadControl as exc:
