@@ -95,11 +95,16 @@ class KeystrokeQueue:
     def _weight(load: float, now: float) -> float:
         return math.log2(max(load, 1e-9)) + now / LOAD_HALF_LIFE_S
 
+    def _waiting(self, session: Any, future: asyncio.Future) -> bool:
+        """Whether ``future`` still holds ``session``'s place in line (not answered,
+        replaced or gone)."""
+        return self._line.get(session, (None, None))[1] is future
+
     def _heaviest(self) -> tuple[float, Any]:
         """(weight, session) of the heaviest session in line (the line is not empty)."""
         while True:
             weight, _, key, future = self._heavy[0]
-            if self._line.get(key, (None, None))[1] is future:
+            if self._waiting(key, future):
                 return -weight, key
             heapq.heappop(self._heavy)  # it was answered or replaced since
 
@@ -134,7 +139,7 @@ class KeystrokeQueue:
         try:
             return await future
         except asyncio.CancelledError:  # the client went away: free its place
-            if self._line.get(key, (None, None))[1] is future:
+            if self._waiting(key, future):
                 del self._line[key]
             raise
 
@@ -156,8 +161,7 @@ class KeystrokeQueue:
             if len(self._line) < self.max_batch and self.window_s > 0:
                 await asyncio.sleep(self.window_s)  # idle until now: let others join
             if len(self._heavy) > 4 * len(self._line) + 64:  # drop answered entries
-                self._heavy = [e for e in self._heavy
-                               if self._line.get(e[2], (None, None))[1] is e[3]]
+                self._heavy = [e for e in self._heavy if self._waiting(e[2], e[3])]
                 heapq.heapify(self._heavy)
             while self._line:
                 batch = [self._line.popitem(last=False)
