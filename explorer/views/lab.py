@@ -17,6 +17,7 @@ import numpy as np
 from explorer.figures.attention import attention_grid_spec
 from explorer.figures.lab import lab_chart_spec
 from explorer.figures.plotly_json import plot_value
+from explorer.training.head_scores import best_head
 from explorer.training.lab import FORMED, LabSettings
 from explorer.training.lab_runner import LabRunner
 from explorer.training.lab_task import RepeatTask, probe
@@ -62,9 +63,9 @@ class LabView:
 
 
 def _where(grid: list[list[float]]) -> tuple[int, int, float]:
-    scores = np.asarray(grid)
-    layer, head = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    return int(layer), int(head), float(scores[layer, head])
+    """(layer, head, score) of the best head of an event's [layer][head] scores."""
+    best = best_head(np.asarray(grid))
+    return best["layer"], best["head"], best["score"]
 
 
 def _status(view: dict, prediction: str | None) -> str:
