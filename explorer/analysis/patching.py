@@ -24,10 +24,10 @@ Both patch the clean tensor's slice ``[0, index]`` into batch row ``b`` at ``[b,
 (dim 1 is the head of ``hook_z`` and the position of ``hook_resid_post``). All patched runs
 of one kind go through the model as one batch.
 
-Patching hooks are registered per call and removed in ``finally``; like
-:mod:`explorer.models.capture`, a hook acts only while its own call's token is the active
-one in this thread/task (a ``ContextVar``), so concurrent requests on the shared model never
-see each other's patches. The clean values come from :func:`run_with_cache`.
+The patch is an edit of :func:`~explorer.models.capture.run_with_cache`: a hook that swaps a
+value, registered for the call only and removed in ``finally``, acting only on its own
+call's forward pass (concurrent requests on the shared model never see each other's
+patches). The clean values come from the same function.
 
 ``python -m explorer.analysis.patching --clean TEXT --corrupt TEXT [--model NAME] --json``
 prints the numbers (:func:`main`): the page, the tests and the command line share them.
@@ -39,7 +39,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,9 +53,6 @@ RESID_HOOK = "hook_resid_post"  # [batch, pos, d_model]: index = position
 # Patched runs per forward pass: 128 rows of 128 tokens of the zoo's models is ~1 GB of
 # activations at most; typical sentences (32 tokens, 4 layers) need one or two passes.
 MAX_BATCH = 64
-
-# Which patch call is running in this thread/task (identity only; no data).
-_ACTIVE_PATCH: ContextVar[object | None] = ContextVar("active_patch", default=None)
 
 Cell = tuple[int, int | None]  # (layer, index along dim 1; None = the whole tensor)
 
@@ -79,19 +75,15 @@ def patched_logits(model: Transformer, corrupt: torch.Tensor, clean: Cache, suff
 
 
 def _patched_batch(model, corrupt, clean, suffix, cells, settings, at) -> torch.Tensor:
-    points = model.hook_points()
-    me = object()
     # layer -> (batch rows, indices) to patch; index None: the row gets the whole tensor
     plan: dict[int, list[tuple[int, int | None]]] = {}
     for row, (layer, index) in enumerate(cells):
         plan.setdefault(layer, []).append((row, index))
 
-    def make_hook(name: str, rows: list[tuple[int, int | None]]):
-        source = clean[name][0]  # [head, pos, d_head] or [pos, d_model]: the clean run's
-
-        def hook(module, inputs, output):
-            if _ACTIVE_PATCH.get() is not me:
-                return None  # another request's forward pass: leave it alone
+    def swap(source: torch.Tensor, rows: list[tuple[int, int | None]]):
+        """The edit of one hook point: the clean run's values into the chosen rows.
+        ``source``: [head, pos, d_head] or [pos, d_model], the clean run's."""
+        def edit(output: torch.Tensor) -> torch.Tensor:
             output = output.clone()
             value = source.to(output.device, output.dtype)
             for row, index in rows:
@@ -100,25 +92,15 @@ def _patched_batch(model, corrupt, clean, suffix, cells, settings, at) -> torch.
                 else:
                     output[row, index] = value[index]
             return output
-        return hook
+        return edit
 
-    device = next(model.parameters()).device
-    tokens = corrupt.to(device)[None].expand(len(cells), -1)
-    handles = []
-    token = _ACTIVE_PATCH.set(me)
-    try:
-        for layer, rows in plan.items():
-            name = f"blocks.{layer}.{suffix}"
-            handles.append(points[name].register_forward_hook(make_hook(name, rows)))
-        position = at % corrupt.shape[0]
-        with torch.inference_mode():
-            logits = model(tokens, settings=settings or AttentionSettings(),
-                           logits_at=torch.tensor([position], device=device))
-        return logits[:, 0].float().cpu()
-    finally:
-        for handle in handles:
-            handle.remove()
-        _ACTIVE_PATCH.reset(token)
+    edits = {f"blocks.{layer}.{suffix}": swap(clean[f"blocks.{layer}.{suffix}"][0], rows)
+             for layer, rows in plan.items()}
+    tokens = corrupt[None].expand(len(cells), -1)
+    position = at % corrupt.shape[0]
+    logits, _ = run_with_cache(model, tokens, settings, names=[], edits=edits,
+                               logits_at=torch.tensor([position]))
+    return logits[:, 0]
 
 
 def logit_diff(logits: torch.Tensor, answer: int, wrong: int) -> torch.Tensor:

@@ -94,11 +94,15 @@ def run_with_cache(
     settings: AttentionSettings | None = None,
     names: NameFilter = None,
     key_padding_mask: torch.Tensor | None = None,
+    edits: Mapping[str, Callable[[torch.Tensor], torch.Tensor]] | None = None,
     **inputs: torch.Tensor | None,
 ) -> tuple[torch.Tensor, Cache]:
     """One inference forward pass on the explicit attention path.
 
     tokens: ``[batch, pos]`` int64 (a 1-D sequence is treated as batch 1).
+    ``edits``: hook name -> function of that point's output returning what the rest of the
+    model sees instead (patching: a hook that swaps a value), for this call only; an
+    edited point that is also captured is recorded as edited.
     ``inputs``: further tensors the model's forward takes by name (an encoder-decoder's
     ``tgt``, ``src_padding_mask``, ...); None values are left out.
     Returns (logits ``[batch, pos, vocab]`` on CPU, Cache).
@@ -109,17 +113,28 @@ def run_with_cache(
     cache = Cache(settings.resolve(model.config))
     points = model.hook_points()
     wanted = select_names(points, names)
+    edits = dict(edits or {})
+    unknown = set(edits) - set(points)
+    if unknown:
+        raise KeyError(f"no hook point named {sorted(unknown)[0]!r}")
 
     def make_hook(name: str):
+        edit, record = edits.get(name), name in wanted
+
         def hook(module, inputs, output):
-            if _ACTIVE_CACHE.get() is cache:
+            if _ACTIVE_CACHE.get() is not cache:
+                return None  # another call's forward pass: leave it alone
+            if edit is not None:
+                output = edit(output)
+            if record:
                 cache._record(name, output)
+            return output if edit is not None else None
         return hook
 
     handles = []
     token = _ACTIVE_CACHE.set(cache)
     try:
-        for name in wanted:
+        for name in [*wanted, *(n for n in edits if n not in wanted)]:
             handles.append(points[name].register_forward_hook(make_hook(name)))
         device = next(model.parameters()).device
         extra = {name: t.to(device) for name, t in

@@ -116,3 +116,23 @@ def test_concurrent_calls_each_get_their_own_cache():
         for name in ref_cache:
             torch.testing.assert_close(cache[name], ref_cache[name], rtol=0, atol=1e-6)
     assert _hook_count(model) == 0
+
+
+def test_an_edit_swaps_a_value_for_one_call_only(model, tokens):
+    """``edits``: what the rest of the model sees at a hook point (patching), recorded as
+    edited where it is also captured; the next call is untouched, an unknown name refused."""
+    plain, cache = run_with_cache(model, tokens, names="blocks.0.hook_resid_post")
+    zeros = lambda x: torch.zeros_like(x)  # noqa: E731
+    edited, ecache = run_with_cache(model, tokens, names="blocks.0.hook_resid_post",
+                                    edits={"blocks.0.hook_resid_post": zeros})
+    assert not torch.allclose(plain, edited)
+    assert torch.count_nonzero(ecache["blocks.0.hook_resid_post"]) == 0
+    # zeroing the residual stream after layer 0 = running the rest from zeros: the same
+    # logits whatever the input tokens were
+    other, _ = run_with_cache(model, tokens.flip(-1), names=[],
+                              edits={"blocks.0.hook_resid_post": zeros})
+    torch.testing.assert_close(edited, other)
+    again, _ = run_with_cache(model, tokens)
+    torch.testing.assert_close(again, plain)
+    with pytest.raises(KeyError):
+        run_with_cache(model, tokens, edits={"blocks.9.nothing": zeros})
