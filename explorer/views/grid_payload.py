@@ -80,6 +80,16 @@ def canvas_colors(theme: str) -> dict:
             "scale": [list(s) for s in COLORSCALE]}
 
 
+def grid_fields(patterns, tokens: list[str], selected: tuple[int, int], theme: str) -> dict:
+    """What the canvas draws of ``patterns`` [L, H, n, n] (weights 0..1) and their
+    ``tokens``, head ``selected`` outlined (the page's keystroke and the notebook's view)."""
+    n_layers, n_heads, n = patterns.shape[:3]
+    return {"tokens": [plain_label(t) for t in tokens],
+            "layers": n_layers, "heads": n_heads, "n": n,
+            "z": base64.b64encode(mosaic(patterns).tobytes()).decode("ascii"),
+            "selected": list(selected), "colors": canvas_colors(theme)}
+
+
 def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
                  analysed: Analysis | None = None) -> dict:
     """Everything the canvas draws for one request (see the module docstring).
@@ -90,7 +100,7 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     if isinstance(run, tuple):  # no model, or nothing typed: the message instead of a grid
         return {"ok": False, **base, "caption": plain_status(run[0])}
     r = run.result
-    n_layers, n_heads, n = r.patterns.shape[:3]
+    n = len(r.tokens)
     caption = plural(n, "token")
     if r.interventions:
         caption += " · 🧪 experiment: " + "; ".join(r.interventions)
@@ -98,11 +108,7 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         caption += " · ⚠️ " + plain_status(notice)
     return {
         "ok": True, **base,
-        "tokens": [plain_label(t) for t in r.tokens],
-        "layers": n_layers, "heads": n_heads, "n": n,
-        "z": base64.b64encode(mosaic(r.patterns).tobytes()).decode("ascii"),
-        "selected": [run.layer, run.head],
-        "colors": canvas_colors(run.theme),
+        **grid_fields(r.patterns, r.tokens, (run.layer, run.head), run.theme),
         "guesses": [[plain_label(t, 24), round(float(p), 4)]
                     for t, p in r.predictions[:GUESSES]],
         "where": "next word" if run.causal else "[mask]",

@@ -13,7 +13,6 @@ home view (:mod:`explorer.views.take_home`).
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
 import json
@@ -24,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from explorer.figures.live_grid import mosaic
-from explorer.views.grid_payload import canvas_colors, plain_label
+from explorer.views.grid_payload import canvas_colors, grid_fields
 
 # Next to explorer/ in the checkout and in the installed package alike (pyproject.toml).
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -119,9 +117,5 @@ def attention_payload(patterns: np.ndarray, tokens: list[str], selected: tuple[i
                       caption: str) -> dict:
     """The grid payload of ``patterns`` [L, H, n, n] (weights 0..1) and their ``tokens``,
     head ``selected`` outlined and drawn large; no guesses."""
-    n_layers, n_heads, n = patterns.shape[:3]
-    return {"ok": True, "tokens": [plain_label(t) for t in tokens],
-            "layers": n_layers, "heads": n_heads, "n": n,
-            "z": base64.b64encode(mosaic(patterns).tobytes()).decode("ascii"),
-            "selected": list(selected), "colors": canvas_colors("light"), "guesses": [],
+    return {"ok": True, **grid_fields(patterns, tokens, selected, "light"), "guesses": [],
             "where": "", "caption": caption}
