@@ -229,8 +229,11 @@ class LabRunner:
             self.stop(session)
             run = Run(next(self._ids), session, settings, run_key(settings))
             self._runs[run.id] = run
-            while len(self._runs) > 4 * MAX_TABLE:  # old runs nobody asks about
-                self._runs.popitem(last=False)
+            if len(self._runs) > 4 * MAX_TABLE:  # the oldest finished run: nobody asks
+                old = next((i for i, r in self._runs.items()  # (a waiting or running one
+                            if r.state not in ("waiting", "running")), None)  # is kept)
+                if old is not None:
+                    del self._runs[old]
             if self._replay(run):
                 return run.id
             self._start()
