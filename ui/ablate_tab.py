@@ -3,7 +3,9 @@
 Tick heads (or click their square in the grid) to zero their output; the grid shows the
 model with those heads off, the guesses before → after, how far every later head's
 attention moved, and a table ranking each head by how much removing it alone raises the
-loss on this sentence, with its pattern type in plain words.
+loss on this sentence, with its pattern type in plain words, and beside it each head's
+direct logit attribution: how far its output alone pushes the guess shown over the
+runner-up.
 """
 
 from __future__ import annotations
@@ -80,13 +82,17 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # empty plot would sit there as a blank placeholder.
     change = gr.Plot(show_label=False, elem_id="ablate-change", visible=False)
     intro = gr.Markdown(elem_id="ablate-table-intro")
-    # Shares of the width, words wrapped: the six columns fit a phone's screen (with widths
-    # measured from the text, the ranking's own column was off a 390 px screen).
-    table = gr.Dataframe(headers=RANK_HEADERS, datatype=["number", "str", "number", "number",
-                                                         "str", "str"],
-                         interactive=False, wrap=True, show_label=False, max_height=640,
-                         column_widths=["10%", "13%", "15%", "15%", "23.5%", "23.5%"],
-                         elem_id="ablate-table")
+    with gr.Row(equal_height=False):
+        # Shares of the width, words wrapped: the six columns fit a phone's screen (with
+        # widths measured from the text, the ranking's own column was off a 390 px screen).
+        table = gr.Dataframe(headers=RANK_HEADERS,
+                             datatype=["number", "str", "number", "number", "str", "str"],
+                             interactive=False, wrap=True, show_label=False, max_height=640,
+                             column_widths=["10%", "13%", "15%", "15%", "23.5%", "23.5%"],
+                             elem_id="ablate-table", min_width=320, scale=3)
+        # beside the ranking: which heads push the guess shown, read off the weights
+        attribution = gr.Plot(show_label=False, elem_id="ablate-attribution", min_width=300,
+                              scale=2)
     legend = gr.Markdown(elem_id="ablate-legend")
     toggle = gr.Button("toggle the clicked head", elem_id="ablate-toggle",
                        elem_classes="ae-hidden")
@@ -94,7 +100,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     last_ranking = gr.State(None)  # (key, Ranking) of this user's last sentence + knobs
 
     inputs = [*panel.inputs, off]
-    outputs = [status, grid, predictions, change, intro, table, legend]
+    outputs = [status, grid, predictions, change, intro, table, legend, attribution]
 
     def compute(text, *values, cached=None):
         *controls, labels = values
@@ -104,12 +110,13 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             ranking = cached[1] if cached and cached[0] == key else None
             v = ablate_view(zoo, tok, text, c, labels, ranking=ranking)
         except BadControl as exc:
-            return [f"⚠️ {exc}", None, None, None, "", [], ""], None
+            return [f"⚠️ {exc}", None, None, None, "", [], "", None], None
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("ablate failed")
-            return [FAILED, None, None, None, "", [], ""], None
+            return [FAILED, None, None, None, "", [], "", None], None
         remember = (key, v.ranking) if v.ranking is not None else None
-        shown = [v.status, v.grid, v.predictions, v.change, v.intro, v.table, v.legend]
+        shown = [v.status, v.grid, v.predictions, v.change, v.intro, v.table, v.legend,
+                 v.attribution]
         return shown, remember
 
     def update(*values):

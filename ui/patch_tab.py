@@ -3,8 +3,9 @@ clean sentence's run into a corrupted copy's, and see how much of the guess come
 
 The shared sentence box is the clean sentence; the tab's own box the corrupted copy. A
 click on a cell of either heatmap patches that cell alone and shows the guesses change
-(a hidden textbox holds the clicked cell, "head L H" or "pos L P"). Everything shown comes
-from :func:`explorer.views.patch.patch_view`.
+(a hidden textbox holds the clicked cell, "head L H" or "pos L P"); a click on the logit
+lens lists that cell's top five guesses beneath it. Everything shown comes from
+:mod:`explorer.views.patch`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ import logging
 import gradio as gr
 
 from explorer.views.controls import MAX_CHARS, BadControl, parse_controls
-from explorer.views.patch import EXAMPLES, PAIR_HEADERS, corrupted_copy, patch_view
+from explorer.views.patch import (
+    EXAMPLES,
+    PAIR_HEADERS,
+    corrupted_copy,
+    lens_detail,
+    patch_view,
+)
 from ui.controls import Panel, wire_live
 from ui.step_bar import declare as step_bar
 
@@ -26,6 +33,7 @@ INTRO = """Two sentences that differ in one word: the **clean** one (the sentenc
 **corrupted copy** (below). The model guesses differently for them. Copy one head's output
 from the clean run into the corrupted run: if the clean guess comes back, that head carries
 the information. **Click a cell** of a heatmap to patch it and see the guesses change."""
+LENS_HINT = "*Click a cell of the logit lens to read its top five guesses here.*"
 COPY_FAILED = ("ℹ️ No one-word change with the same number of tokens was found: edit the "
                "copy by hand.")
 
@@ -44,7 +52,20 @@ LISTEN_FOR_CLICKS = """() => {
       document.querySelector('#patch-pick')?.click();
     });
   };
-  const all = () => { attach('#patch-heads', 'head'); attach('#patch-positions', 'pos'); };
+  const lens = () => {  // the lens names its cell for the top-five box beneath it
+    const gd = document.querySelector('#patch-lens .js-plotly-plot');
+    if (!gd || gd.__aePatch || !gd.on) return;
+    gd.__aePatch = true;
+    gd.on('plotly_click', (ev) => {
+      const cd = (ev.points[0] || {}).customdata;
+      if (!Array.isArray(cd) || cd.length < 2) return;
+      window.__aeLensClick = 'lens ' + cd[0] + ' ' + cd[1];
+      document.querySelector('#patch-lens-pick')?.click();
+    });
+  };
+  const all = () => {
+    attach('#patch-heads', 'head'); attach('#patch-positions', 'pos'); lens();
+  };
   new MutationObserver(all).observe(document.body, {childList: true, subtree: true});
   all();
 }"""
@@ -53,6 +74,7 @@ PICK = """(cell) => {
   window.__aePatchClick = null;
   return c || cell;
 }"""
+LENS_PICK = PICK.replace("__aePatchClick", "__aeLensClick")
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -76,9 +98,14 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         guesses = gr.Plot(show_label=False, elem_id="patch-guesses", min_width=280, scale=2)
     positions = gr.Plot(show_label=False, elem_id="patch-positions")
     lens = gr.Plot(show_label=False, elem_id="patch-lens")
+    lens_detail_box = gr.Markdown(LENS_HINT, elem_id="patch-lens-detail")
     attribution = gr.Plot(show_label=False, elem_id="patch-attribution")
     cell = gr.Textbox("", elem_id="patch-cell", elem_classes="ae-hidden", show_label=False)
     pick = gr.Button("patch the clicked cell", elem_id="patch-pick", elem_classes="ae-hidden")
+    lens_cell = gr.Textbox("", elem_id="patch-lens-cell", elem_classes="ae-hidden",
+                           show_label=False)
+    lens_pick = gr.Button("read the clicked lens cell", elem_id="patch-lens-pick",
+                          elem_classes="ae-hidden")
     api = gr.Button("patch", visible=False)  # the API endpoint: no open-tab check
 
     inputs = [*panel.inputs, corrupt, cell]
@@ -111,3 +138,21 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                      [panel.text, corrupt, cell], api_name=False, show_progress="hidden")
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
     pick.click(lambda c: c, cell, cell, js=PICK, api_name=False, show_progress="hidden")
+
+    def read_lens(text, *values):
+        *controls, clicked = values
+        try:
+            return lens_detail(zoo, tok, text, parse_controls(*controls), clicked) or LENS_HINT
+        except BadControl as exc:
+            return f"⚠️ {exc}"
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("lens detail failed")
+            return FAILED
+
+    # a click sets the cell box; reading it is one forward pass, not the whole patching
+    lens_pick.click(lambda c: c, lens_cell, lens_cell, js=LENS_PICK, api_name=False,
+                    show_progress="hidden")
+    lens_cell.change(read_lens, [*panel.inputs, lens_cell], lens_detail_box, api_name=False,
+                     show_progress="hidden")
+    panel.text.change(lambda: ("", LENS_HINT), None, [lens_cell, lens_detail_box],
+                      api_name=False, show_progress="hidden")

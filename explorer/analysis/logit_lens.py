@@ -30,10 +30,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from explorer.models.capture import Cache
+from explorer.models.capture import Cache, run_with_cache
+from explorer.models.settings import AttentionSettings
 from explorer.models.transformer import Transformer
 
 TOP_K = 5
+# What direct_logit_attribution reads from a run (and the lens: the residual stream).
+DLA_HOOKS = ["blocks.*.attn.hook_z", "blocks.*.hook_mlp_out", "blocks.*.hook_resid_post",
+             "hook_embed", "hook_pos_embed"]
 
 
 @dataclass(frozen=True)
@@ -108,3 +112,11 @@ def direct_logit_attribution(model: Transformer, cache: Cache, answer: int, wron
     total = float(heads.sum() + mlps.sum()) + embed + bias
     return Attribution(heads.numpy().astype(np.float64), mlps.numpy().astype(np.float64),
                        embed, bias, total)
+
+
+def attribute(model: Transformer, ids: list[int], answer: int, wrong: int, at: int = -1,
+              settings: AttentionSettings | None = None) -> Attribution | None:
+    """One run of ``ids`` (under ``settings``: heads switched off write nothing, so they get
+    0) and its direct logit attribution of ``answer`` over ``wrong`` at ``at``."""
+    _, cache = run_with_cache(model, torch.tensor([ids]), settings, names=DLA_HOOKS)
+    return direct_logit_attribution(model, cache, answer, wrong, at)

@@ -1,5 +1,6 @@
 """Figures of the Patch view: restored shares per head and per (layer, position), the logit
-lens grid and direct logit attribution. Pure functions of arrays and token strings.
+lens grid and direct logit attribution (a layer × head heatmap, Ablate shows it too). Pure
+functions of arrays and token strings.
 
 Every token string goes through :mod:`explorer.figures.labels` (escaped, made visible);
 our own titles through ``_titles`` (escaped too). Axes with token ticks are numeric with
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.figures.labels import axis_labels, plotly_safe, token_label
+from explorer.figures.labels import axis_labels, token_label
 from explorer.figures.style import (
     CELL_TEXT_LIMIT,
     _colorbar,
@@ -25,7 +26,6 @@ from explorer.figures.style import (
     _f32,
     _figure,
     _labels_axis,
-    _number_axis,
     _titles,
 )
 from explorer.figures.themes import Theme, base_layout, get_theme
@@ -51,25 +51,18 @@ def _layer_axis(n_layers: int, theme: Theme) -> dict:
             "autorange": "reversed", "fixedrange": True}
 
 
-def head_share_grid(shares: np.ndarray, *, selected: tuple[int, int] | None = None,
-                    title: str = "", subtitle: str = "",
-                    theme: str | Theme = "light") -> go.Figure:
-    """``[layer, head]`` share of the logit difference restored, written as percentages;
-    red = toward the clean answer, blue = away from it. ``selected``: a cell to outline."""
-    v = _f32(shares)
-    if v.ndim != 2:
-        raise ValueError(f"shares must be [layer, head], got shape {v.shape}")
-    th = get_theme(theme)
+def _head_grid(v: np.ndarray, text: list[list[str]], limit: float, *, colorbar: str,
+               hover: str, name: str, selected: tuple[int, int] | None, title: str,
+               subtitle: str, th: Theme) -> go.Figure:
+    """A ``[layer, head]`` diverging heatmap, one written value a cell (the Patch view's
+    restored shares and the direct logit attribution share it)."""
     n_layers, n_heads = v.shape
-    limit = _share_range(v)
-    text = [[_pct(x) for x in row] for row in v]
     data = [{
         "type": "heatmap", "z": v, "text": text, "texttemplate": "%{text}",
         "textfont": {"size": 11}, "zmin": -limit, "zmax": limit, "xgap": 2, "ygap": 2,
-        "colorscale": _colorscale("diverging", th), "colorbar": _colorbar(th, "restored"),
-        "customdata": _cell_ids(n_layers, n_heads), "name": "heads",
-        "hovertemplate": "L%{customdata[0]} H%{customdata[1]}: %{z:.0%} restored"
-                         "<extra></extra>",
+        "colorscale": _colorscale("diverging", th), "colorbar": _colorbar(th, colorbar),
+        "customdata": _cell_ids(n_layers, n_heads), "name": name,
+        "hovertemplate": "L%{customdata[0]} H%{customdata[1]}: " + hover + "<extra></extra>",
     }]
     notes, top = _titles(title, subtitle, th)
     layout = base_layout(th)
@@ -86,6 +79,41 @@ def head_share_grid(shares: np.ndarray, *, selected: tuple[int, int] | None = No
                              "line": {"color": th.accent, "width": 2.5},
                              "fillcolor": "rgba(0,0,0,0)"}]
     return _figure(data, layout)
+
+
+def _layer_head(values: np.ndarray) -> np.ndarray:
+    v = _f32(values)
+    if v.ndim != 2:
+        raise ValueError(f"values must be [layer, head], got shape {v.shape}")
+    return v
+
+
+def head_share_grid(shares: np.ndarray, *, selected: tuple[int, int] | None = None,
+                    title: str = "", subtitle: str = "",
+                    theme: str | Theme = "light") -> go.Figure:
+    """``[layer, head]`` share of the logit difference restored, written as percentages;
+    red = toward the clean answer, blue = away from it. ``selected``: a cell to outline."""
+    v = _layer_head(shares)
+    return _head_grid(v, [[_pct(x) for x in row] for row in v], _share_range(v),
+                      colorbar="restored", hover="%{z:.0%} restored", name="heads",
+                      selected=selected, title=title, subtitle=subtitle, th=get_theme(theme))
+
+
+def _signed(x: float) -> str:
+    """A logit push with its sign, and no "-0.0" for a tiny negative."""
+    return f"{0.0 if abs(x) < 0.05 else float(x):+.1f}"
+
+
+def head_attribution_grid(pushes: np.ndarray, *, title: str = "", subtitle: str = "",
+                          theme: str | Theme = "light") -> go.Figure:
+    """Direct logit attribution ``[layer, head]``: how far each head's output alone pushes
+    the logit difference (red = toward the answer, blue = against it), written signed."""
+    v = _layer_head(pushes)
+    finite = v[np.isfinite(v)]
+    limit = max(0.5, float(np.abs(finite).max())) if finite.size else 1.0
+    return _head_grid(v, [[_signed(x) for x in row] for row in v], limit, colorbar="push",
+                      hover="pushes %{z:+.2f}", name="attribution", selected=None,
+                      title=title, subtitle=subtitle, th=get_theme(theme))
 
 
 def position_share_grid(shares: np.ndarray, tokens: Sequence[str], *, title: str = "",
@@ -125,20 +153,23 @@ def logit_lens_grid(top_probs: np.ndarray, top_tokens: Sequence[Sequence[Sequenc
                     theme: str | Theme = "light") -> go.Figure:
     """The logit lens: ``top_probs`` ``[layer, pos, k]`` (likeliest first) and the guessed
     tokens' text ``top_tokens[layer][pos][k]``. Colour and cell text = the top guess and
-    its probability; hovering a cell lists all k."""
+    its probability; hovering a cell lists all k (a click names the cell: customdata
+    ``[layer, position, text]``)."""
     p = _f32(top_probs)
     if p.ndim != 3 or p.shape[1] != len(tokens):
         raise ValueError(f"top_probs {p.shape} do not match {len(tokens)} tokens")
     th = get_theme(theme)
     n_layers, n, k = p.shape
     top = [[token_label(top_tokens[la][i][0], 10) for i in range(n)] for la in range(n_layers)]
-    hover = [["<br>".join(f"{token_label(top_tokens[la][i][j], 16)}  {float(p[la, i, j]):.0%}"
-                          for j in range(k)) for i in range(n)] for la in range(n_layers)]
+    # customdata [layer, position, the top k as hover text]: a click names the cell
+    cells = [[[la, i, "<br>".join(f"{token_label(top_tokens[la][i][j], 16)}  "
+                                  f"{float(p[la, i, j]):.0%}" for j in range(k))]
+              for i in range(n)] for la in range(n_layers)]
     data = [{
         "type": "heatmap", "z": p[:, :, 0], "zmin": 0.0, "zmax": 1.0, "xgap": 1, "ygap": 2,
         "colorscale": _colorscale("weights", th), "colorbar": _colorbar(th, "top guess"),
-        "customdata": hover, "name": "lens",
-        "hovertemplate": "after L%{y}, reading %{x}:<br>%{customdata}<extra></extra>",
+        "customdata": cells, "name": "lens",
+        "hovertemplate": "after L%{y}, reading %{x}:<br>%{customdata[2]}<extra></extra>",
     }]
     if n <= CELL_TEXT_LIMIT:
         data[0].update(text=top, texttemplate="%{text}", textfont={"size": 9})
@@ -150,36 +181,4 @@ def logit_lens_grid(top_probs: np.ndarray, top_tokens: Sequence[Sequence[Sequenc
         xaxis={**_labels_axis(axis_labels(tokens), "", th), "tickangle": -60,
                "fixedrange": True},
         yaxis=_layer_axis(n_layers, th))
-    return _figure(data, layout)
-
-
-def attribution_bar(labels: Sequence[str], values: Sequence[float], *, title: str = "",
-                    subtitle: str = "", theme: str | Theme = "light") -> go.Figure:
-    """Direct logit attribution: one horizontal bar per part (our labels, e.g. "L3 H2",
-    "embeddings"), positive = toward the answer; drawn in the order given, top first."""
-    if len(labels) != len(values):
-        raise ValueError(f"{len(labels)} labels for {len(values)} values")
-    th = get_theme(theme)
-    v = _f32(values)
-    colours = [th.bar if x >= 0 else th.muted for x in v]
-    data = [{
-        "type": "bar", "orientation": "h", "x": v, "y": list(range(len(v))),
-        "marker": {"color": colours}, "name": "attribution",
-        "customdata": [plotly_safe(s) for s in labels],
-        "hovertemplate": "%{customdata}: %{x:+.2f}<extra></extra>",
-    }]
-    notes, top = _titles(title, subtitle, th)
-    # Titles start at the plot area's left edge (paper x = 0), which the bar labels push
-    # right: shift them back over the labels (~6.5 px per character at 11 px).
-    shift = min(180, int(6.5 * max((len(s) for s in labels), default=0)) + 8)
-    for note in notes:
-        note["xshift"] = -shift
-    layout = base_layout(th)
-    layout.update(
-        height=top + 50 + 20 * len(v), annotations=notes,
-        margin={"l": 8, "r": 8, "t": top, "b": 8, "pad": 0},
-        xaxis=_number_axis("push on the logit difference", th, zeroline=True,
-                           zerolinecolor=th.grid),
-        yaxis={**_labels_axis([plotly_safe(s) for s in labels], "", th),
-               "autorange": "reversed", "fixedrange": True})
     return _figure(data, layout)

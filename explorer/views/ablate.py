@@ -32,9 +32,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from explorer.analysis.head_types import HeadTypes, head_types, why
+from explorer.analysis.logit_lens import attribute
 from explorer.analysis.losses import LossSpec, loss_spec, spec_loss
 from explorer.analysis.run import plural
 from explorer.figures import compare as compare_figures
+from explorer.figures import patching as patching_figures
 from explorer.figures.attention import attention_grid
 from explorer.figures.labels import display_token
 from explorer.figures.predictions import predictions_bar
@@ -167,6 +169,7 @@ class AblateView:
     ranking: Ranking | None = None
     ablation: Ablation | None = None
     types: HeadTypes | None = None
+    attribution: go.Figure | None = None  # direct logit attribution of the guess shown
     extra: dict = field(default_factory=dict)
 
 
@@ -225,6 +228,27 @@ def guess_change(tok: Tokenizer, on: np.ndarray, off: np.ndarray, heads: str) ->
     return (f"Top guess {was}: {float(on[before]):.0%} → **{float(off[before]):.0%}** with "
             f"{heads} off; now {quoted_token(tok.decode([after]))} is the top guess, at "
             f"{float(off[after]):.0%}.")
+
+
+def guess_attribution(model: Transformer, tok: Tokenizer, shown: Run,
+                      settings: AttentionSettings, theme: str) -> go.Figure | None:
+    """Each head's direct push toward the guess shown (``shown``: the run as drawn, heads
+    off included, which push nothing) over the runner-up, as a layer × head heatmap; None
+    when there is no guess or the model normalises after every block."""
+    if shown.probs is None or shown.predict_at is None or len(shown.probs) < 2:
+        return None
+    runner_up, answer = (int(i) for i in np.argsort(shown.probs)[-2:])
+    dla = attribute(model, shown.ids, answer, runner_up, shown.predict_at, settings)
+    if dla is None:
+        return None
+    return patching_figures.head_attribution_grid(
+        dla.heads, theme=theme,
+        title=f"Which heads push “{display_token(tok.decode([answer]))}” over "
+              f"“{display_token(tok.decode([runner_up]))}”",
+        subtitle="Direct logit attribution: each head's output alone, through W_O and the "
+                 f"unembedding (the final norm's scale frozen). Heads {dla.heads.sum():+.1f}, "
+                 f"the rest {dla.total - dla.heads.sum():+.1f}: the gap between the two "
+                 f"guesses, {dla.total:+.1f}. A head switched off pushes 0.")
 
 
 def ranking_key(name: str, text: str, controls: Controls) -> tuple:
@@ -294,10 +318,13 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         if a.loss_on is None:
             lines.append(f"⚠️ {a.loss_how}")
     if dropped:
-        lines.append(f"ℹ️ {len(dropped)} selected head(s) do not exist in this model and "
-                     f"were ignored.")
+        lines.append(f"ℹ️ {plural(len(dropped), 'selected head')} "
+                     f"{'does' if len(dropped) == 1 else 'do'} not exist in this model and "
+                     f"{'was' if len(dropped) == 1 else 'were'} ignored.")
     lines += [f"⚠️ {n}" for n in a.on.notices]
     table = ranking_rows(ranking, types, heads_off) if ranking is not None else []
     intro = ranking_intro(ranking) if ranking is not None else ""
+    attribution = guess_attribution(model, tok, a.off, with_heads_off(settings, heads_off),
+                                    theme)
     return AblateView(grid, preds, change, table, intro, pattern_legend(types),
-                      "\n\n".join(lines), ranking, a, types)
+                      "\n\n".join(lines), ranking, a, types, attribution)

@@ -21,14 +21,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 
-from explorer.analysis.logit_lens import direct_logit_attribution, logit_lens
+from explorer.analysis.logit_lens import (
+    TOP_K,
+    Attribution,
+    direct_logit_attribution,
+    lens_logits,
+    logit_lens,
+)
 from explorer.analysis.patching import HEAD_HOOK, RESID_HOOK, Patching, patch, patch_one
 from explorer.analysis.run import Prepared, plural, prepare
 from explorer.figures import compare as compare_figures
 from explorer.figures import patching as figures
+from explorer.models.capture import run_with_cache
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
+from explorer.views.ablate import quoted_token
 from explorer.views.compare import prediction_rows
 from explorer.views.controls import EMPTY_STATE, Controls
 
@@ -54,6 +63,7 @@ SUBSTITUTES = ("sock", "lamp", "door", "tree", "fish", "cake", "ring", "boat", "
 WORD = re.compile(r"[A-Za-z]+")
 CLEAR = 0.5  # a head restoring at least this share "carries" the difference
 CELL = re.compile(r"^(head|pos) (\d+) (\d+)$")
+LENS_CELL = re.compile(r"^lens (\d+) (\d+)$")
 # logit difference = logit[answer] - logit[competitor] at the last position
 PAIR_HEADERS = ["run", "tokens", "top guess", "logit difference", "answer", "competitor"]
 
@@ -145,6 +155,37 @@ def reading(p: Patching) -> str:
     return "\n\n".join(lines)
 
 
+def attribution_subtitle(dla: Attribution) -> str:
+    """What the direct logit attribution heatmap shows, with the parts it leaves out."""
+    return (f"Each head's output alone, pushing the answer over the competitor (through W_O "
+            f"and the unembedding, the final norm's scale frozen). Heads {dla.heads.sum():+.1f}, "
+            f"MLPs {dla.mlps.sum():+.1f}, embeddings and the norm's bias "
+            f"{dla.embed + dla.bias:+.1f}: together the logit difference, {dla.total:+.1f}.")
+
+
+def lens_detail(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
+                cell: str | None) -> str:
+    """The logit lens' top five at one clicked cell ("lens L P") of the clean run, in words
+    (Markdown, tokens quoted and escaped); "" when the cell names nothing here."""
+    model = zoo.get(controls.checkpoint())
+    m = LENS_CELL.match(str(cell or "").strip())
+    if model is None or m is None or not model.config.causal or not (text or "").strip():
+        return ""
+    prepared = _prepared(tok, text, model.config.n_ctx)
+    layer, at = int(m[1]), int(m[2])
+    if layer >= model.config.n_layers or at >= len(prepared.ids):
+        return ""
+    _, cache = run_with_cache(model, torch.tensor([prepared.ids]), controls.settings(),
+                              names="blocks.*.hook_resid_post")
+    probs = torch.softmax(lens_logits(model, cache)[layer, at], -1)
+    top = torch.topk(probs, TOP_K)
+    guesses = ", ".join(f"{quoted_token(tok.decode([int(i)]))} {float(q):.0%}"
+                        for q, i in zip(top.values, top.indices, strict=True))
+    last = " (the model's own guess)" if layer == model.config.n_layers - 1 else ""
+    return (f"**After L{layer}{last}, reading {quoted_token(prepared.pieces[at])} "
+            f"(position {at})**, the top five: {guesses}.")
+
+
 def _prepared(tok: Tokenizer, text: str, n_ctx: int) -> Prepared:
     return prepare(tok, text, n_ctx, False)
 
@@ -192,7 +233,7 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
         title="Logit lens: each layer read as a guess (clean run)",
         subtitle="The residual stream after each layer put through the final norm and the "
                  "unembedding: an approximation of what the layer 'thinks'. The last row is "
-                 "the model's own guess. Hover for the top five.")
+                 "the model's own guess. Click a cell for its top five.")
     lines = [f"Model **{name}** · {plural(len(clean.ids), 'token')} · the answer is the "
              "clean run's guess, the competitor the corrupted run's (table)."]
     if settings.resolve(config).interventions:
@@ -205,16 +246,9 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
         lines.append("ℹ️ Direct logit attribution needs a model whose residual stream is a "
                      "sum (pre-norm); this one normalises after every block.")
     else:
-        parts = [(f"L{la} H{h}", float(dla.heads[la, h]))
-                 for la in range(config.n_layers) for h in range(config.n_heads)]
-        parts.sort(key=lambda t: -abs(t[1]))
-        parts += [("MLPs", float(dla.mlps.sum())), ("embeddings + bias", dla.embed + dla.bias)]
-        attribution = figures.attribution_bar(
-            [s for s, _ in parts], [v for _, v in parts], theme=theme,
-            title="Direct logit attribution (clean run)",
-            subtitle=f"How much each part pushes the answer over the competitor by itself "
-                     f"(through W_O and W_U, the final norm's scale frozen); all parts sum "
-                     f"to {dla.total:.2f}.")
+        attribution = figures.head_attribution_grid(
+            dla.heads, theme=theme, title="Direct logit attribution (clean run)",
+            subtitle=attribution_subtitle(dla))
     if not p.restorable:
         lines.append("ℹ️ Both runs prefer the answer over the competitor by the same amount, "
                      "so there is nothing to restore: change a word the guess depends on.")

@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.analysis.logit_lens import direct_logit_attribution, lens_logits, logit_lens
+from explorer.analysis.logit_lens import (
+    attribute,
+    direct_logit_attribution,
+    lens_logits,
+    logit_lens,
+)
 from explorer.analysis.patching import (
     CAPTURED,
     HEAD_HOOK,
@@ -18,6 +23,7 @@ from explorer.analysis.patching import (
     patched_logits,
 )
 from explorer.models.capture import run_with_cache
+from explorer.models.settings import AttentionSettings
 from tests.conftest import tiny_model
 
 CLEAN = [5, 17, 3, 40, 22, 9, 17, 3, 40, 22]
@@ -68,6 +74,18 @@ def test_patching_a_run_with_its_own_values_changes_nothing():
     cells = [(la, p) for la in range(cfg.n_layers) for p in range(n)]
     got = patched_logits(model, torch.tensor(CORRUPT), corrupt, RESID_HOOK, cells)
     torch.testing.assert_close(got, corrupt_logits[-1].expand_as(got), atol=1e-5, rtol=0)
+
+
+def test_attribute_runs_once_and_a_head_switched_off_pushes_nothing():
+    model = tiny_model(seed=9)
+    logits, cache = run_with_cache(model, torch.tensor(CLEAN), names=CAPTURED)
+    whole = attribute(model, CLEAN, 11, 29)
+    np.testing.assert_allclose(whole.heads, direct_logit_attribution(model, cache, 11, 29).heads)
+    off = attribute(model, CLEAN, 11, 29, settings=AttentionSettings(head_mask=((1, 2),)))
+    assert off.heads[1, 2] == 0.0 and whole.heads[1, 2] != 0.0
+    ablated, _ = run_with_cache(model, torch.tensor(CLEAN),
+                                AttentionSettings(head_mask=((1, 2),)), names=[])
+    assert off.total == pytest.approx(float(ablated[0, -1, 11] - ablated[0, -1, 29]), abs=1e-5)
 
 
 @pytest.mark.parametrize("norm", ["pre", "post", "none"])

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import pytest
 
 from explorer.figures.patching import (
-    attribution_bar,
+    head_attribution_grid,
     head_share_grid,
     logit_lens_grid,
     position_share_grid,
@@ -43,6 +43,7 @@ def test_position_and_lens_grids_escape_tokens():
     names = [[["<b>", "x"], ["$", "y"], ["&amp;", "z"]]] * 2
     lens = _valid(logit_lens_grid(probs, names, EVIL))
     assert lens.data[0].z.shape == (2, 3) and lens.data[0].z[0][2] == pytest.approx(0.9)
+    assert list(lens.data[0].customdata[1][2][:2]) == [1, 2]  # a click names [layer, pos]
     shown = str(lens.data[0].text) + str(lens.data[0].customdata)
     assert "<b>" not in shown and "$" not in shown
     assert "&amp;amp;" in shown  # a literal "&amp;" token stays those five characters
@@ -50,9 +51,10 @@ def test_position_and_lens_grids_escape_tokens():
         position_share_grid(np.zeros((2, 4)), EVIL)
 
 
-def test_attribution_bar_keeps_order_and_signs():
-    fig = _valid(attribution_bar(["L3 H2", "L0 H1", "MLPs"], [2.5, -1.0, 0.5]))
-    assert list(fig.data[0].x) == [2.5, -1.0, 0.5]
-    assert fig.data[0].marker.color[0] != fig.data[0].marker.color[1]
+def test_head_attribution_grid_writes_signed_pushes():
+    fig = _valid(head_attribution_grid(np.array([[2.5, -1.0], [0.01, -0.02]])))
+    assert list(fig.data[0].text[0]) == ["+2.5", "-1.0"]
+    assert list(fig.data[0].text[1]) == ["+0.0", "+0.0"]  # no "-0.0" for a tiny push
+    assert fig.data[0].zmin == -2.5 and fig.data[0].zmax == 2.5  # symmetric: 0 is white
     with pytest.raises(ValueError):
-        attribution_bar(["a"], [1.0, 2.0])
+        head_attribution_grid(np.zeros(3))

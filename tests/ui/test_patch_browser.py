@@ -26,6 +26,16 @@ CELL_XY = """([sel, x, y]) => {
 }"""
 
 
+# The "top guess" cell (third column) of the pair table's patched row.
+PATCHED_GUESS = """() => {
+  for (const row of document.querySelectorAll('#patch-pair [role=row]')) {
+    const cells = [...row.querySelectorAll('[role=gridcell]')].map(c => c.innerText);
+    if (cells.some(c => c.includes('patched'))) return cells[2];
+  }
+  return null;
+}"""
+
+
 @pytest.fixture(scope="module")
 def patch_url(resources):
     from ui import patch_tab
@@ -63,14 +73,27 @@ def test_patch_example_heatmap_and_a_clicked_cell(chromium, patch_url, width):
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"patch-{width}.png"), full_page=True)
 
-        # A click on L0 H0 (restores nothing): the patched run guesses the corrupted guess.
+        # A click on L0 H0 (restores nothing): the patched run guesses the corrupted guess;
+        # then a click on L3 H2 (the induction head) brings " bell" back.
         page.locator("#patch-heads").scroll_into_view_if_needed()
-        x, y = page.evaluate(CELL_XY, ["#patch-heads", 0, 0])
+        for (layer, head), bell in (((0, 0), False), ((3, 2), True)):
+            x, y = page.evaluate(CELL_XY, ["#patch-heads", head, layer])
+            page.mouse.click(x, y)
+            page.wait_for_function(
+                "(name) => document.querySelector('#patch-pair').innerText"
+                ".includes(name + ' patched')", arg=f"L{layer} H{head}", timeout=WAIT)
+            guess = page.evaluate(PATCHED_GUESS)
+            assert (guess.strip() == "bell") == bell, guess
+
+        # A click on the logit lens' last row at the last token lists its top five.
+        page.locator("#patch-lens").scroll_into_view_if_needed()
+        n = len(page.evaluate(READ_Z, "#patch-lens")[0])
+        x, y = page.evaluate(CELL_XY, ["#patch-lens", n - 1, 3])
         page.mouse.click(x, y)
-        page.wait_for_function("() => document.querySelector('#patch-pair').innerText"
-                               ".includes('L0 H0 patched')", timeout=WAIT)
-        rows = [r for r in _pair_text(page).splitlines() if "patched" in r]
-        assert rows and "bell" not in rows[-1]
+        page.wait_for_function("() => document.querySelector('#patch-lens-detail').innerText"
+                               ".includes('After L')", timeout=WAIT)
+        detail = page.locator("#patch-lens-detail").inner_text()
+        assert "After L3" in detail and "bell" in detail.split("top five")[1]
 
         # A typed corrupted copy of another length: a sentence, and no heatmap error.
         box = page.locator("#patch-corrupt textarea")

@@ -158,7 +158,7 @@ CHANGE, LOSS, PATTERN = (RANK_HEADERS.index(h)
 
 
 def test_api_ranking_has_a_row_per_head_sorted_by_loss_rise(client):
-    status, grid, preds, change, intro, table, legend = ablate_api(client, [])
+    status, grid, preds, change, intro, table, legend, pushes = ablate_api(client, [])
     rows = table_rows(table)
     assert len(rows) == 4 * 4
     rises = [float(r[CHANGE]) for r in rows]
@@ -175,12 +175,14 @@ def test_api_ranking_has_a_row_per_head_sorted_by_loss_rise(client):
     assert "What the patterns mean" in legend
     assert change is None and "Tick heads" in status
     assert len(heatmaps(figure_json(grid))) == 16
+    assert np.array(heatmaps(figure_json(pushes))[0]).shape == (4, 4)  # layer x head
+    assert "Which heads push" in str(figure_json(pushes)["layout"]["annotations"])
 
 
 def test_api_switching_a_head_off_changes_loss_and_guesses(client):
-    *_, table, _ = ablate_api(client, [])
+    *_, table, _, _ = ablate_api(client, [])
     worst = table_rows(table)[0]
-    status, grid, preds, change, intro, table, legend = ablate_api(client, [worst[1]])
+    status, grid, preds, change, intro, table, legend, pushes = ablate_api(client, [worst[1]])
     assert f"with {worst[1]} off" in status and "→" in status
     loss_on, loss_off = (float(x) for x in re.findall(r"\*\*(\d+\.\d+)\*\*", status)[:2])
     assert loss_off - loss_on == pytest.approx(float(worst[CHANGE]), abs=2e-3)
@@ -192,12 +194,14 @@ def test_api_switching_a_head_off_changes_loss_and_guesses(client):
     layer = int(worst[1][1])
     assert np.all(moved[: layer + 1] == 0)  # nothing before or beside it moves
     assert table_rows(table)[0][1] == worst[1] + " (off)"
+    layer, head = (int(x) for x in re.findall(r"\d+", worst[1]))
+    assert heatmaps(figure_json(pushes))[0][layer][head] == 0  # off: it writes nothing
 
 
 def test_api_sentence_that_repeats_itself_measures_copy_heads(client):
-    *_, legend = ablate_api(client, [], text=REPEATS)
+    *_, legend, _ = ablate_api(client, [], text=REPEATS)
     assert "cannot show" not in legend
-    *_, legend = ablate_api(client, [], text="One two three four.")
+    *_, legend, _ = ablate_api(client, [], text="One two three four.")
     assert "No token repeats" in legend
 
 
