@@ -28,7 +28,7 @@ from explorer.views.compare import run
 from explorer.views.controls import Controls
 from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT, lens_detail, patch_view
 
-SIZES = (23, 32, 64)
+SIZES = (23, 32, 64, 128)
 REPEATS = 7
 
 
