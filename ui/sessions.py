@@ -24,6 +24,9 @@ Here (:class:`ClassroomStateHolder`, installed by :func:`install`):
   session, made by its load events, is used as before.
 * **Sessions expire**: one unused for ``IDLE_TTL_S`` is dropped, on Gradio's own
   once-a-second sweep; the cap is Gradio's ``state_session_capacity`` (app.py).
+* **What else a session holds goes with it**: each sweep hands the sessions still kept
+  to every callable in the app's ``session_sweepers`` (a student's opened Lab model,
+  ui/lab_session.py, is dropped with its session).
 """
 
 from __future__ import annotations
@@ -145,11 +148,22 @@ class ClassroomStateHolder(StateHolder):
                 self.time_last_used.pop(session_id, None)
         return len(idle)
 
+    def sweep_others(self) -> None:
+        """Tell the app's ``session_sweepers`` which sessions are still kept (idle ones and
+        those the cap pushed out are not), so what they hold per session goes too."""
+        sweepers = getattr(getattr(self, "blocks", None), "session_sweepers", ())
+        if sweepers:
+            with self.lock:
+                alive = frozenset(self.session_data)
+            for sweep in sweepers:
+                sweep(alive)
+
     def delete_all_expired_state(self) -> None:
         # Gradio's lifespan task calls this every second for gr.State time-to-live.
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + SWEEP_EVERY_S
             self.delete_idle()
+            self.sweep_others()
         super().delete_all_expired_state()
 
 

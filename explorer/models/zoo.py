@@ -29,6 +29,9 @@ CHECKPOINT_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
 NAME_RE = re.compile(r"^(causal|bidir)-h(\d+)-(none|sinusoidal|learned|rotary|alibi)$")
 OBJECTIVES = {"causal": "next-word (causal)", "bidir": "masked-word (bidirectional)"}
 DEFAULT_NAME = "causal-h4-rotary"
+# A student's own Lab model, opened for their session (explorer/views/lab_models.py): the
+# name the Model knob's "my Lab model" picks. Never in the shared zoo.
+LAB_MODEL_NAME = "my-lab-model"
 PAGE_SUFFIX = ".page.json"  # eval/NAME.page.json: explorer.analysis.page_check's counts
 
 
@@ -51,6 +54,10 @@ class Zoo:
     def why_missing(self, name: str) -> str:
         if name in self.unavailable:
             return f"The checkpoint {name} could not be loaded: {self.unavailable[name]}"
+        if name == LAB_MODEL_NAME:
+            return ("This view shows only the zoo's models, not your Lab model (that one "
+                    "opens in Explore, Inside one head, Ablate, Compare and Take it home): "
+                    "pick next word or masked word as the Model here.")
         return f"No model was trained as {name}; pick another combination."
 
     def to(self, device: str) -> Zoo:

@@ -288,6 +288,12 @@ class LabRunner:
         with self._lock:
             return list(self._table)
 
+    def latest(self, session: str) -> int | None:
+        """The id of ``session``'s newest run still known (None: it has none)."""
+        with self._lock:
+            return next((r.id for r in reversed(self._runs.values()) if r.session == session),
+                        None)
+
     def model_path(self, run_id: int) -> Path | None:
         """The finished run's checkpoint, if it is still kept."""
         with self._lock:

@@ -15,16 +15,19 @@ import numpy as np
 from explorer.analysis.run import MAX_CHARS, TOKENS_HELP, plural
 from explorer.analysis.stages import Picked, pick
 from explorer.models.settings import AttentionSettings
-from explorer.models.zoo import checkpoint_name
+from explorer.models.zoo import LAB_MODEL_NAME, checkpoint_name
 
 # What the page reads from the layers below, all through this module (``ui/`` imports only
 # from ``explorer.views``): the sentence box's limit, the tokens' explanation, plurals.
-__all__ = ["EMPTY_STATE", "HEADS", "MASK_CHOICES", "MAX_CHARS", "OBJECTIVES", "POSITIONAL",
-           "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl", "Controls",
-           "parse_controls", "plural", "picked_or_status"]
+__all__ = ["EMPTY_STATE", "HEADS", "LAB_OBJECTIVE", "MASK_CHOICES", "MAX_CHARS", "OBJECTIVES",
+           "POSITIONAL", "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl",
+           "Controls", "parse_controls", "plural", "picked_or_status"]
 
 # Control choices as the UI shows them -> values the engine understands.
 OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}
+# A third Model choice, offered only to a session that opened its own Lab model
+# (explorer/views/lab_models.py); its checkpoint is that session's model, not the zoo's.
+LAB_OBJECTIVE = "my Lab model"
 HEADS = (1, 2, 4, 8)
 POSITIONAL = ("none", "sinusoidal", "learned", "rotary", "alibi")
 MASK_CHOICES = {"as trained": None, "on": True, "off": False}
@@ -46,7 +49,14 @@ class Controls:
     head: int = 0
     theme: str = "light"
 
+    @property
+    def lab(self) -> bool:
+        """The student's own Lab model is chosen (Heads and Positional do not apply)."""
+        return self.objective == LAB_OBJECTIVE
+
     def checkpoint(self) -> str:
+        if self.lab:
+            return LAB_MODEL_NAME
         return checkpoint_name(OBJECTIVES[self.objective], int(self.heads), self.pos)
 
     def settings(self) -> AttentionSettings:
@@ -68,7 +78,8 @@ def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, hea
                             "dark" if theme == "dark" else "light")
     except (TypeError, ValueError) as exc:  # the message names no value: nothing echoed back
         raise BadControl("A control value could not be read.") from exc
-    if (controls.objective not in OBJECTIVES or controls.heads not in HEADS
+    if (controls.objective not in (*OBJECTIVES, LAB_OBJECTIVE)
+            or controls.heads not in HEADS
             or controls.pos not in POSITIONAL or controls.mask not in MASK_CHOICES
             or controls.scaling not in SCALE_CHOICES
             or not np.isfinite(controls.temperature)):

@@ -17,14 +17,15 @@ import numpy as np
 from explorer.figures.attention import attention_grid_spec
 from explorer.figures.lab import lab_chart_spec
 from explorer.figures.plotly_json import plot_value
+from explorer.models.lab_tokenizer import START_LABEL, LabTokenizer
 from explorer.training.head_scores import best_head
 from explorer.training.lab import FORMED, LabSettings
 from explorer.training.lab_runner import LabRunner
 from explorer.training.lab_task import RepeatTask, probe
 from explorer.views.controls import BadControl
 
-__all__ = ["LAB_CHOICES", "LabRunner", "LabSettings", "LabView", "lab_view", "read_settings",
-           "class_table"]
+__all__ = ["LAB_CHOICES", "PROBE_SENTENCE", "LabRunner", "LabSettings", "LabView", "lab_view",
+           "open_message", "read_settings", "class_table"]
 
 # What the page offers (anything else is refused): label -> value.
 LAB_CHOICES = {
@@ -34,7 +35,11 @@ LAB_CHOICES = {
     "steps": (20, 3000),
 }
 LAB_SECONDS = 60.0  # a run's time cap (of training): the class waits for no one longer
-PROBE_TOKENS = ["start"] + [f"#{int(t)}" for t in probe(RepeatTask())[0, 1:]]
+# The probe's tokens as the Lab's words (explorer/models/lab_tokenizer.py): the trainer
+# stays numerical, the page names token i by its word.
+PROBE_IDS = [int(t) for t in probe(RepeatTask())[0]]
+PROBE_TOKENS = [START_LABEL] + LabTokenizer().decode(PROBE_IDS[1:]).split()
+PROBE_SENTENCE = LabTokenizer().sentence(PROBE_IDS)  # typed into the box by Open my model
 
 
 def read_settings(layers, heads, pos, mlp, norm, lr, seed, steps) -> LabSettings:
@@ -128,6 +133,19 @@ def lab_view(view: dict | None, prediction: str | None = None,
                                               selected=_where(last["induction"])[:2]))
     final = view["state"] in ("done", "stopped", "failed")
     return LabView(_status(view, prediction), chart, grid, final)
+
+
+def open_message(about: str | None) -> str:
+    """What "Open my model" says (Markdown we wrote): ``about`` describes the opened model
+    (:meth:`explorer.views.lab_models.OpenedModel.describe`); None: nothing to open."""
+    if about is None:
+        return ("⚠️ There is no finished run of yours to open: press **Train** and let it "
+                "finish (a stopped run is not kept).")
+    return (f"✅ **Your model is open** ({about}). The Model knob now says *my Lab model* and "
+            "the sentence is the Lab's sequence said twice, in words: each of the 63 tokens "
+            "has a name (*cat*, *dog*, *sun*, …), and the model reads only those. Open "
+            "**Explore**, **Inside one head**, **Ablate**, **Compare** or **Take it home** to "
+            "look inside it. It stays open while this page is open.")
 
 
 def class_table(rows: list[dict]) -> str:
