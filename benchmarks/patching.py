@@ -42,12 +42,32 @@ def median_ms(fn) -> float:
     return statistics.median(times) * 1000
 
 
-def pair(tok: Tokenizer, n: int) -> tuple[str, str]:
-    """The example pair (23 tokens) with story tokens put before it up to ``n`` tokens."""
+def pair(tok: Tokenizer, n: int, story_first: bool = True) -> tuple[str, str]:
+    """The example pair (23 tokens, a word changed at position 9) with story tokens up to
+    ``n`` tokens: before it (the usual case, the change near the end), or after it (the
+    worst case: every position from the 10th on differs and is patched)."""
     story = tok.encode(" ".join(CORPUS))
     clean, corrupt = tok.encode(EXAMPLE_CLEAN), tok.encode(EXAMPLE_CORRUPT)
-    lead = story[:max(0, n - len(clean))]
-    return tok.decode(lead + clean), tok.decode(lead + corrupt)
+    fill = story[:max(0, n - len(clean))]
+    if story_first:
+        return tok.decode(fill + clean), tok.decode(fill + corrupt)
+    return tok.decode(clean + fill), tok.decode(corrupt + fill)
+
+
+def timings(zoo, tok: Tokenizer, controls: Controls, clean: str, corrupt: str) -> list[float]:
+    """The four medians (ms) of one pair: Patch update, patching, lens click, attribution."""
+    model = zoo.get(controls.checkpoint())
+    ids_clean, ids_corrupt = tok.encode(clean), tok.encode(corrupt)
+    shown = run(model, tok, clean, controls.settings())
+    if not patch_view(zoo, tok, clean, corrupt, controls).heads:
+        raise RuntimeError("no head heatmap: the pair patches nothing")
+    return [
+        median_ms(lambda: patch_view(zoo, tok, clean, corrupt, controls)),
+        median_ms(lambda: patch(model, ids_clean, ids_corrupt, controls.settings())),
+        median_ms(lambda: lens_detail(zoo, tok, clean, controls,
+                                      f"lens 3 {len(ids_clean) - 1}")),
+        median_ms(lambda: guess_attribution(model, tok, shown, controls.settings(), "light")),
+    ]
 
 
 def main() -> None:
@@ -55,28 +75,19 @@ def main() -> None:
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
     controls = Controls()
-    model = zoo.get(controls.checkpoint())
     log(f"python -m benchmarks.patching  ({controls.checkpoint()}, 1 thread, median of "
         f"{REPEATS})")
     print("| tokens | Patch update | patching alone | lens click | Ablate's attribution |")
     print("|---:|---:|---:|---:|---:|")
-    for n in SIZES:
-        clean, corrupt = pair(tok, n)
+    for n, story_first in [(n, True) for n in SIZES] + [(n, False) for n in SIZES[1:]]:
+        clean, corrupt = pair(tok, n, story_first)
         ids_clean, ids_corrupt = tok.encode(clean), tok.encode(corrupt)
         if len(ids_clean) != n or len(ids_corrupt) != n:
             raise RuntimeError(f"the pair re-tokenised to {len(ids_clean)}/{len(ids_corrupt)} "
                                f"tokens, not {n}")
-        shown = run(model, tok, clean, controls.settings())
-        if not patch_view(zoo, tok, clean, corrupt, controls).heads:
-            raise RuntimeError(f"no head heatmap at {n} tokens: the pair patches nothing")
-        cells = [
-            median_ms(lambda: patch_view(zoo, tok, clean, corrupt, controls)),
-            median_ms(lambda: patch(model, ids_clean, ids_corrupt, controls.settings())),
-            median_ms(lambda: lens_detail(zoo, tok, clean, controls, f"lens 3 {n - 1}")),
-            median_ms(lambda: guess_attribution(model, tok, shown, controls.settings(),
-                                                "light")),
-        ]
-        print(f"| {n} | " + " | ".join(f"{ms:.0f} ms" for ms in cells) + " |", flush=True)
+        cells = timings(zoo, tok, controls, clean, corrupt)
+        where = "" if story_first else ", changed at the 10th"
+        print(f"| {n}{where} | " + " | ".join(f"{ms:.0f} ms" for ms in cells) + " |", flush=True)
 
 
 if __name__ == "__main__":
