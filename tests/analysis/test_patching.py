@@ -21,6 +21,7 @@ from explorer.analysis.patching import (
     patch,
     patch_one,
     patched_logits,
+    shares,
 )
 from explorer.models.capture import run_with_cache
 from explorer.models.settings import AttentionSettings
@@ -101,8 +102,14 @@ def test_patching_the_whole_residual_stream_restores_exactly_one(norm):
     # Per position: only the changed token (3) and later ones can carry anything in a causal
     # model; before it the two runs are identical, so those cells restore exactly 0.
     assert model.config.causal
-    np.testing.assert_allclose(p.positions[:, :3], 0.0, atol=1e-3)  # float32 batches
+    assert not p.positions[:, :3].any()  # not run at all: exactly 0
     assert np.abs(p.positions[:, 3:]).max() > 0.01
+    # ... and the places skipped restore what running them gives (0, up to float32)
+    every = [(la, i) for la in range(model.config.n_layers) for i in range(len(CLEAN))]
+    ld = logit_diff(patched_logits(model, torch.tensor(CORRUPT), p.clean, RESID_HOOK, every),
+                    p.answer, p.wrong)
+    ran = shares(ld, p.ld_clean, p.ld_corrupt).reshape(p.positions.shape)
+    np.testing.assert_allclose(ran, p.positions, atol=1e-3)
 
 
 def test_batched_cells_equal_one_at_a_time():
