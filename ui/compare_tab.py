@@ -4,6 +4,8 @@ Left = the shared knobs; right = a compact second set of knobs inside this tab. 
 selected head in both, right − left, the mean |difference| per head and both sets of
 guesses. "Swap" exchanges the two sides (the knobs get the right's values and the right
 gets the knobs'); "Copy left → right" makes them equal, a zero-difference starting point.
+A student's own Lab model ("my Lab model" on the Model knob, ``ui/lab_session.py``) can
+be either side, against a zoo model: Swap and Copy offer it to the right side's Model too.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import gradio as gr
 from explorer.views.compare import compare_view
 from explorer.views.controls import (
     HEADS,
+    LAB_OBJECTIVE,
     MASK_CHOICES,
     OBJECTIVES,
     POSITIONAL,
@@ -24,6 +27,7 @@ from explorer.views.controls import (
     parse_controls,
 )
 from ui.controls import Panel, wire_live
+from ui.lab_session import registry, sources
 
 log = logging.getLogger("attention_explorer")
 TAB = "compare"
@@ -73,11 +77,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     inputs = [panel.text, *left, panel.layer, panel.head, panel.theme, *right]
     outputs = [left_head, right_head, difference, per_head, predictions, status]
 
-    def compute(text, *values):
+    models = registry(demo, zoo)  # "my Lab model": the session's own
+
+    def compute(request: gr.Request, text, *values):
         try:
             a = parse_controls(*values[:9])
             b = parse_controls(*values[9:15], a.layer, a.head, a.theme)
-            v = compare_view(zoo, tok, text, a, b)
+            v = compare_view(zoo, tok, text, a, b,
+                             sources=[sources(models, request, zoo, tok, c, text)
+                                      for c in (a, b)])
         except BadControl as exc:
             return None, None, None, None, None, f"⚠️ {exc}"
         except Exception:  # never show a student a stack trace; keep it in the server log
@@ -90,10 +98,18 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
               extra=[c.change for c in right])
     api.click(compute, inputs, outputs, api_name="compare")
 
+    def right_model(value):
+        """The right side's Model: a Lab model needs its choice there (this session's)."""
+        if value == LAB_OBJECTIVE:
+            return gr.Radio(choices=[*OBJECTIVES, LAB_OBJECTIVE], value=value)
+        return value
+
     def swap_sides(*values):
-        return (*values[6:], *values[:6])
+        return (*values[6:], right_model(values[0]), *values[1:6])
+
+    def copy_sides(*values):
+        return (right_model(values[0]), *values[1:])
 
     swap.click(swap_sides, [*left, *right], [*left, *right], api_name="compare_swap",
                show_progress="hidden")
-    copy.click(lambda *values: values, left, right, api_name="compare_copy",
-               show_progress="hidden")
+    copy.click(copy_sides, left, right, api_name="compare_copy", show_progress="hidden")

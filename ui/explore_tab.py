@@ -5,14 +5,14 @@ The grid of every head is the page's own canvas (``static/live_grid.js``, data f
 asks it for every change, and it asks the server directly
 (``gr.HTML(server_functions=...)``), so a keystroke skips Gradio's queue and Plotly's
 redraw, the two slow parts. On the server the keystrokes of a whole class wait in one
-fair line and run through the model together (``ui/keystroke_queue.py``). The large head,
+fair line and run through the model together (``ui/keystroke_queue.py``), those of one
+model only (a student's own Lab model, ``ui/lab_session.py``, runs apart). The large head,
 the head view, the guesses chart, the table and the status follow once typing pauses (the
 view's settled event, ``wire_live``).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 from pathlib import Path
 
@@ -20,10 +20,11 @@ import gradio as gr
 
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
-from explorer.views.grid_payload import grid_payloads
+from explorer.views.lab_models import grid_payloads_by_model, route_keystroke
 from ui.client_guard import REQUEST_SESSION
 from ui.controls import Panel, wire_live
 from ui.keystroke_queue import KeystrokeQueue
+from ui.lab_session import registry, sources
 from ui.model_knobs import wire as wire_model_knobs
 from ui.step_bar import declare as step_bar
 
@@ -51,11 +52,18 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 elem_classes="caption")
     # The class's keystrokes wait in one fair line (one place per session) and the ones
     # waiting together run through the model together (ui/keystroke_queue.py).
-    keystrokes = KeystrokeQueue(functools.partial(grid_payloads, zoo, tok))
+    # A request waits with the (zoo, tokenizer) it runs on: the shared ones, or the
+    # session's own Lab model (the keystroke's body names its session: ui/client_guard.py).
+    models = registry(demo, zoo)
+    keystrokes = KeystrokeQueue(grid_payloads_by_model)
 
     async def grid_data(request):
         """One keystroke's grid, asked for by the page's canvas (static/live_grid.js)."""
-        return await keystrokes.submit(REQUEST_SESSION.get(), request)
+        session = REQUEST_SESSION.get()
+        routed = route_keystroke(models, session, zoo, tok, request)
+        if isinstance(routed, dict):  # an answer at once: no model to run
+            return routed
+        return await keystrokes.submit(session, (request, routed))
 
     gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
             server_functions=[grid_data], elem_id="grid")
@@ -82,9 +90,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # Once typing pauses (controls.SETTLE_MS; at once after a knob) the other figures, the
     # table and the status, from the sentence and knobs as they are then: drawing those
     # takes the browser longer than the grid, and while it draws, the next grid waits.
-    def update_rest(text, *controls):
+    def update_rest(request: gr.Request, text, *controls):
         try:
-            return settled_update(zoo, tok, text, parse_controls(*controls))
+            c = parse_controls(*controls)
+            return settled_update(*sources(models, request, zoo, tok, c, text), text, c)
         except BadControl as exc:
             return None, None, None, "", f"⚠️ {exc}"
         except Exception:
@@ -95,11 +104,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     wire_live(panel, TAB, None, settled=dict(fn=update_rest, inputs=panel.inputs,
                                              outputs=[big, lines, preds, table, status], **raw))
 
-    def api(text, *controls):
+    def api(request: gr.Request, text, *controls):
         """The ``/explore`` endpoint: the same view as ``go.Figure`` objects, the
         straightforward way (the reference the live path is tested against)."""
         try:
-            r = explore(zoo, tok, text, parse_controls(*controls))
+            c = parse_controls(*controls)
+            r = explore(*sources(models, request, zoo, tok, c, text), text, c)
         except BadControl as exc:
             return None, None, None, None, f"⚠️ {exc}", ""
         except Exception:
@@ -116,7 +126,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return text, gr.Radio(choices=labels, value=None, visible=bool(labels))
 
     model_knobs = [panel.objective, panel.heads, panel.pos]
-    wire_model_knobs(zoo, panel)  # only trained models: "[mask]" switches to its model
+    wire_model_knobs(zoo, panel, models)  # only trained models: "[mask]" switches to its model
     gr.on([k.change for k in model_knobs] + [demo.load], pointer, model_knobs,
           [clear_text, clear], queue=False, show_progress="hidden", api_name=False)
     clear.input(open_clear_head, [clear, panel.layer, panel.head], [panel.layer, panel.head],

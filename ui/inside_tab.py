@@ -9,6 +9,7 @@ import gradio as gr
 from explorer.views.controls import BadControl, parse_controls
 from explorer.views.inside import KEYS, inside_view
 from ui.controls import Panel, wire_live
+from ui.lab_session import registry, sources
 
 log = logging.getLogger("attention_explorer")
 TAB = "inside"
@@ -56,10 +57,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     plot("out")
     outputs = [status, rotary_box, *(plots[k] for k in KEYS)]
     blank = [None] * len(KEYS)
+    models = registry(demo, zoo)  # "my Lab model": the session's own (ui/lab_session.py)
 
-    def update(text, *controls):
+    def update(request: gr.Request, text, *controls):
         try:
-            v = inside_view(zoo, tok, text, parse_controls(*controls))
+            c = parse_controls(*controls)
+            v = inside_view(*sources(models, request, zoo, tok, c, text), text, c)
         except BadControl as exc:
             return [f"⚠️ {exc}", gr.Column(visible=False), *blank]
         except Exception:  # never show a student a stack trace; keep it in the server log

@@ -7,6 +7,12 @@ when there are more runs than workers, finished runs replayed from a cache); thi
 Train event streams what the runner knows twice a second: the status in words, the
 losses and scores, every head's pattern on a fixed sequence said twice, and the class's
 table of finished runs. Stop cancels at once. The shared sentence and knobs do not apply.
+
+**Open my model** (enabled once the session's run has finished, or was replayed) loads
+the run's ``model.safetensors`` into the app's per-session registry (``ui/lab_session.py``)
+and offers "my Lab model" on this session's Model knob, chosen at once, with the Lab's
+sequence said twice, in words, as the sentence: Explore, Inside one head, Ablate, Compare
+and Take it home then show the student's own model.
 """
 
 from __future__ import annotations
@@ -19,9 +25,18 @@ from pathlib import Path
 
 import gradio as gr
 
-from explorer.views.controls import BadControl
-from explorer.views.lab import LAB_CHOICES, LabRunner, class_table, lab_view, read_settings
+from explorer.views.controls import LAB_OBJECTIVE, OBJECTIVES, BadControl
+from explorer.views.lab import (
+    LAB_CHOICES,
+    PROBE_SENTENCE,
+    LabRunner,
+    class_table,
+    lab_view,
+    open_message,
+    read_settings,
+)
 from ui.controls import Panel
+from ui.lab_session import registry, session_of
 
 log = logging.getLogger("attention_explorer")
 TAB = "lab"
@@ -71,6 +86,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             with gr.Row():
                 train = gr.Button("Train", variant="primary", elem_id="lab-train")
                 stop = gr.Button("Stop", elem_id="lab-stop")
+            # Loads the finished run's model for this session's views (ui/lab_session.py)
+            open_model = gr.Button("Open my model in the other views", interactive=False,
+                                   elem_id="lab-open")
+            opened_note = gr.Markdown(elem_id="lab-open-status")
         with gr.Column(scale=2, min_width=320):
             status = gr.Markdown("Choose a model and press **Train**.", elem_id="lab-status")
             chart = gr.Plot(show_label=False, elem_id="lab-chart")
@@ -84,17 +103,21 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                     request: gr.Request):
         """Ask for a run and stream what it does until it ends (or the page goes)."""
         session = request.session_hash or "anonymous"
+        closed = gr.Button(interactive=False)
         try:
             settings = read_settings(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_)
         except BadControl as exc:
-            yield f"⚠️ {exc}", None, None, class_table(runner.table())
+            yield f"⚠️ {exc}", None, None, class_table(runner.table()), closed
             return
         try:
             run_id = runner.ask(session, settings)
             waited = 0.0
             while waited < MAX_WATCH_S:
-                shown = lab_view(runner.view(run_id), prediction, theme)
-                yield shown.status, shown.chart, shown.grid, class_table(runner.table())
+                view = runner.view(run_id)
+                shown = lab_view(view, prediction, theme)
+                done = shown.final and view is not None and view["state"] == "done"
+                yield (shown.status, shown.chart, shown.grid, class_table(runner.table()),
+                       gr.Button(interactive=True) if done else closed)
                 if shown.final:
                     return
                 await asyncio.sleep(UPDATE_S)
@@ -102,18 +125,40 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
         except Exception:  # never show a student a stack trace
             log.exception("lab run failed")
             yield ("⚠️ Something went wrong with this run. Please try again.", None, None,
-                   class_table(runner.table()))
+                   class_table(runner.table()), closed)
 
     def halt(request: gr.Request):
         runner.stop(request.session_hash or "anonymous")
+
+    models = registry(demo, zoo)
+
+    def open_mine(request: gr.Request):
+        """This session's finished run, opened for its views (never another's: the runner
+        answers only this session's newest run)."""
+        session = session_of(request)
+        run_id = runner.latest(session) if session else None
+        view = runner.view(run_id) if run_id is not None else None
+        path = runner.model_path(run_id) if view and view["state"] == "done" else None
+        if path is None:
+            return (open_message(None), gr.skip(), gr.skip())
+        try:
+            opened = models.open(session, path, view["summary"])
+        except BadControl as exc:
+            return f"⚠️ {exc}", gr.skip(), gr.skip()
+        return (open_message(opened.describe()),
+                gr.Radio(choices=[*OBJECTIVES, LAB_OBJECTIVE], value=LAB_OBJECTIVE),
+                PROBE_SENTENCE)
 
     inputs = [layers, heads, pos, mlp, norm, lr, seed, steps, predict, panel.theme]
     raw = dict(preprocess=True, postprocess=False)  # the figures go out as built
     # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
     # queue's 4 places that every other view's updates wait for.
-    train.click(watch, inputs, [status, chart, grid, table], api_name=False,
+    train.click(watch, inputs, [status, chart, grid, table, open_model], api_name=False,
                 concurrency_id="lab", concurrency_limit=64, show_progress="hidden", **raw)
     stop.click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
+    # Sets the Model knob and the sentence: the live loop (static/live.js) follows them.
+    open_model.click(open_mine, None, [opened_note, panel.objective, panel.text],
+                     api_name=False, show_progress="hidden")
 
     def opened():  # the workers start now, so that the first Train answers at once
         runner.warm()

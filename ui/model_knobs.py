@@ -15,6 +15,8 @@ import json
 
 import gradio as gr
 
+from explorer.views.controls import LAB_OBJECTIVE
+from explorer.views.lab_models import LabModels, lab_knobs
 from explorer.views.model_choice import fit_knobs, switch_for
 from ui.controls import HELP, Panel
 
@@ -24,12 +26,17 @@ SWITCH_JS = ("(text, objective, heads, pos) => { const s = __DATA__; "
              "? [s.to, s.heads, s.pos] : [objective, heads, pos]; }")
 
 
-def wire(zoo, panel: Panel) -> None:
-    """Wire the knobs of ``panel`` to the models of ``zoo``."""
+def wire(zoo, panel: Panel, models: LabModels | None = None) -> None:
+    """Wire the knobs of ``panel`` to the models of ``zoo`` (and to the session's own Lab
+    model in ``models``)."""
     quiet = dict(queue=False, show_progress="hidden", api_name=False)
 
-    def fit(objective, heads, pos, text):
-        f = fit_knobs(zoo, objective, heads, pos, text)
+    def fit(objective, heads, pos, text, request: gr.Request):
+        if objective == LAB_OBJECTIVE:
+            session = getattr(request, "session_hash", None)
+            f = lab_knobs(models.get(session) if models is not None else None, heads, pos)
+        else:
+            f = fit_knobs(zoo, objective, heads, pos, text)
         return (gr.Radio(info=f.note or HELP["objective"]),
                 gr.Radio(value=f.heads, interactive=not f.fixed),
                 gr.Radio(value=f.pos, interactive=not f.fixed))

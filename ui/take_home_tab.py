@@ -18,15 +18,17 @@ import logging
 import gradio as gr
 from gradio.context import get_blocks_context
 
-from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl
+from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl, parse_controls
 from explorer.views.share import HEAD_MAX, parse_query
 from explorer.views.take_home import (
+    lab_model_file,
     notebook_cell,
     notebook_file,
     prepare_files,
     take_home_view,
 )
 from ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
+from ui.lab_session import registry, sources
 
 log = logging.getLogger("attention_explorer")
 TAB = "export"
@@ -162,6 +164,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             gr.DownloadButton("Capture as JSON", visible=False, size="sm", min_width=140,
                               elem_id="export-json"),
         ]
+        # only while "my Lab model" is chosen: the student's own trained weights
+        lab_file = gr.DownloadButton("Your Lab model as safetensors", visible=False, size="sm",
+                                     min_width=140, elem_id="export-lab-model")
 
     gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
     gr.Markdown("#### In a notebook", elem_classes="caption")
@@ -190,9 +195,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     tab.select(None, None, open_view, js=OPEN_VIEW, api_name=False, show_progress="hidden")
 
     def hidden_downloads() -> list:  # built per call: a component made here would render
-        return [gr.DownloadButton(value=None, visible=False) for _ in downloads]
+        return [gr.DownloadButton(value=None, visible=False) for _ in (*downloads, lab_file)]
 
-    outputs = [status, big, grid, link, qr, code, html_file, *downloads]
+    outputs = [status, big, grid, link, qr, code, html_file, *downloads, lab_file]
     # What the prepared files were made from: an update that arrives later for the same
     # sentence and knobs (a busy server answers late) keeps them; any change hides them.
     # The same for the HTML file.
@@ -202,15 +207,24 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def made_from(text, controls) -> str:
         return json.dumps([text, *controls], ensure_ascii=False, default=str)
 
-    def update(text, *values):
+    models = registry(demo, zoo)  # "my Lab model": the session's own (ui/lab_session.py)
+
+    def serving(request, text, controls) -> tuple:
+        """(zoo, tokenizer) of this request; BadControl says why there is none."""
+        return sources(models, request, zoo, tok, parse_controls(*controls), text)
+
+    def update(request: gr.Request, text, *values):
         *controls, page, view_id, prepared_from, html_from = values
         keep = prepared_from is not None and prepared_from == made_from(text, controls)
-        files = [gr.skip() for _ in downloads] if keep else hidden_downloads()
+        files = [gr.skip() for _ in (*downloads, lab_file)] if keep else hidden_downloads()
         html = gr.skip() if html_from is not None and html_from == made_from(text, controls) \
             else gr.DownloadButton(value=None, visible=False)
         try:
-            return [*take_home_view(zoo, tok, text, controls, page, view_id),
-                    notebook_cell(zoo, text, controls), html, *files]
+            z, t = serving(request, text, controls)
+            return [*take_home_view(z, t, text, controls, page, view_id),
+                    notebook_cell(z, text, controls), html, *files]
+        except BadControl as exc:
+            return [f"⚠️ {exc}", None, None, "", None, "", html, *hidden_downloads()]
         except Exception:  # never show a student a stack trace; keep it in the server log
             log.exception("take it home failed")
             return [FAILED, None, None, "", None, "", gr.DownloadButton(value=None, visible=False),
@@ -219,9 +233,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared,
                                                   html_made], outputs=outputs))
 
-    def on_html(text, *controls):
+    def on_html(request: gr.Request, text, *controls):
         try:
-            path, cell = notebook_file(zoo, tok, text, controls)
+            path, cell = notebook_file(*serving(request, text, controls), text, controls)
         except BadControl as exc:
             return [f"⚠️ {exc}", None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
         except Exception:
@@ -235,22 +249,37 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     make_html.click(on_html, panel.inputs, [status, html_made, code, html_file],
                     api_name=False, show_progress="minimal", concurrency_limit=2)
 
-    def on_prepare(text, *controls):
+    def on_prepare(request: gr.Request, text, *controls):
         try:
-            paths = prepare_files(zoo, tok, text, controls)
+            paths = prepare_files(*serving(request, text, controls), text, controls)
         except BadControl as exc:
-            return [f"⚠️ {exc}", None, *hidden_downloads()]
+            return [f"⚠️ {exc}", None, *hidden_downloads()[:-1]]
         except Exception:
             log.exception("preparing the files failed")
-            return [FAILED, None, *hidden_downloads()]
+            return [FAILED, None, *hidden_downloads()[:-1]]
         if paths[0] is None:
-            return [EMPTY_STATE, None, *hidden_downloads()]
+            return [EMPTY_STATE, None, *hidden_downloads()[:-1]]
         return [gr.skip(), made_from(text, controls),
                 *(gr.DownloadButton(value=p, visible=True) for p in paths)]
 
     prepare.click(on_prepare, panel.inputs, [status, prepared, *downloads],
                   api_name="export_files",
                   show_progress="minimal", concurrency_limit=2)
+
+    def on_lab_file(request: gr.Request, text, *controls):
+        """The student's own Lab model as a file, when it is the Model (else hidden)."""
+        try:
+            path = lab_model_file(serving(request, text, controls)[0], controls)
+        except BadControl:  # the status says why already (on_prepare)
+            path = None
+        except Exception:
+            log.exception("writing the Lab model's file failed")
+            path = None
+        return gr.DownloadButton(value=path, visible=path is not None)
+
+    # after on_prepare (one trigger's listeners run in order); not part of its API
+    prepare.click(on_lab_file, panel.inputs, lab_file, api_name=False, show_progress="hidden",
+                  concurrency_limit=2)
 
     for button, elem, fmt, name in ((head_png, "export-head", "png", HEAD_NAME),
                                     (head_svg, "export-head", "svg", HEAD_NAME),
@@ -260,10 +289,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                               width=EXPORT_WIDTH)
         button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
 
-    def api(text, *values):  # the same view for given values, whichever tab is open
+    def api(request: gr.Request, text, *values):  # the same view, whichever tab is open
         *controls, page = values
         try:
-            return take_home_view(zoo, tok, text, controls, page)[:4]
+            return take_home_view(*serving(request, text, controls), text, controls, page)[:4]
+        except BadControl as exc:
+            return f"⚠️ {exc}", None, None, ""
         except Exception:
             log.exception("take it home (api) failed")
             return FAILED, None, None, ""

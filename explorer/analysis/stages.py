@@ -244,9 +244,12 @@ def model_line(zoo, picked: Picked, n_tokens: int) -> str:
     """'Model **causal-h4-rotary** · 5 tokens · ...' (Markdown, no user text)."""
     config = picked.model.config
     parts = [f"Model **{picked.name}**"]
+    if getattr(zoo, "cards", {}).get(picked.name, {}).get("lab"):  # a student's Lab model
+        parts = ["**Your Lab model**"]
     if zoo.untrained:
         parts = ["⚠️ **Untrained stand-in model** (no checkpoint installed)"]
     parts += [plural(n_tokens, "token"), f"d_model {config.d_model}",
               f"{config.n_heads} heads × d_head {config.d_head}",
-              f"{config.pos_encoding} positions", f"{config.norm}-LN"]
+              f"{config.pos_encoding} positions",
+              "no LayerNorm" if config.norm == "none" else f"{config.norm}-LN"]
     return " · ".join(parts)

@@ -134,6 +134,32 @@ def prediction_rows(tok: Tokenizer, left: np.ndarray | None, right: np.ndarray |
     return sorted(rows, key=lambda r: -max(r[1], r[2]))
 
 
+def _by_word(tok: Tokenizer, probs: np.ndarray) -> dict[str, float]:
+    """A distribution over ``tok``'s tokens as one over words: each token decoded, spaces
+    stripped, lower case (" Cat" and "cat" are one word), their probabilities summed."""
+    out: dict[str, float] = {}
+    for i, p in enumerate(probs.tolist()):
+        word = tok.decode([i]).strip().lower()
+        out[word] = out.get(word, 0.0) + p
+    return out
+
+
+def word_rows(left_tok, left: np.ndarray | None, right_tok, right: np.ndarray | None,
+              k: int = TOP_K) -> list[tuple[str, float, float]]:
+    """:func:`prediction_rows` for two models with different vocabularies (a student's Lab
+    model beside a zoo model): the union of both top-k words (:func:`_by_word`), each with
+    its probability under both."""
+    sides = [{} if p is None else _by_word(t, p) for t, p in ((left_tok, left),
+                                                             (right_tok, right))]
+    words: list[str] = []
+    for side in sides:
+        for word in sorted(side, key=lambda w, side=side: -side[w])[:k]:
+            if word not in words:
+                words.append(word)
+    rows = [(w, sides[0].get(w, 0.0), sides[1].get(w, 0.0)) for w in words]
+    return sorted(rows, key=lambda r: -max(r[1], r[2]))
+
+
 def moved_share(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """``[..., T, T]`` patterns -> ``[...]``: the share of each token's attention that moved
     (half the L1 distance between the two rows, i.e. total variation, 0..1), averaged over
@@ -143,8 +169,12 @@ def moved_share(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return 0.5 * d.sum(-1).mean(-1)
 
 
-def compare_runs(left: Run, right: Run, tok: Tokenizer, k: int = TOP_K) -> Comparison:
+def compare_runs(left: Run, right: Run, tok: Tokenizer, k: int = TOP_K,
+                 right_tok=None) -> Comparison:
+    """``right_tok``: the right model's tokenizer when it is not ``tok`` (a Lab model's
+    words beside the zoo's pieces): the guesses are then compared word by word."""
     notes: list[str] = []
+    two_vocabularies = right_tok is not None and right_tok is not tok
     per_layer = left.n_heads != right.n_heads
     n_layers = min(left.n_layers, right.n_layers)
     if per_layer:
@@ -162,6 +192,10 @@ def compare_runs(left: Run, right: Run, tok: Tokenizer, k: int = TOP_K) -> Compa
             a, b = a.mean(1, keepdims=True), b.mean(1, keepdims=True)
         diff = (b - a).astype(np.float32)
         moved = moved_share(a, b).astype(np.float32)
+    elif left.ids and right.ids and two_vocabularies:
+        notes.append("Your Lab model reads a start token and one token per word, the zoo's "
+                     "model its own pieces of words, so their patterns cannot be subtracted "
+                     "cell by cell; the guesses are set side by side word by word.")
     elif left.ids and right.ids:
         notes.append("The two models read this sentence as different tokens (the "
                      "masked-word model reads [mask] as one token), so their patterns "
@@ -170,7 +204,8 @@ def compare_runs(left: Run, right: Run, tok: Tokenizer, k: int = TOP_K) -> Compa
             and right.probs is not None:
         notes.append("One model guesses the next word, the other the [mask]: the two sets "
                      "of guesses answer different questions.")
-    rows = prediction_rows(tok, left.probs, right.probs, k)
+    rows = (word_rows(tok, left.probs, right_tok, right.probs, k) if two_vocabularies
+            else prediction_rows(tok, left.probs, right.probs, k))
     return Comparison(left, right, per_layer, n_layers, diff, moved, rows, notes)
 
 
@@ -201,26 +236,31 @@ def _head_figure(run_: Run, layer: int, head: int, side: str, theme: str) -> go.
 
 
 def compare_view(zoo: Zoo, tok: Tokenizer, text: str, left: Controls,
-                 right: Controls) -> CompareView:
-    """Everything the Compare tab shows. ``left.layer/head/theme`` are used for both."""
+                 right: Controls, sources: tuple | None = None) -> CompareView:
+    """Everything the Compare tab shows. ``left.layer/head/theme`` are used for both.
+    ``sources``: ((zoo, tokenizer) of the left, of the right) when a side is not the
+    shared zoo's (a student's Lab model: explorer/views/lab_models.py)."""
+    sources = sources or ((zoo, tok), (zoo, tok))
     missing = []
     models = []
-    for side, controls in (("left", left), ("right", right)):
+    for (side, controls), (side_zoo, _) in zip((("left", left), ("right", right)), sources,
+                                               strict=True):
         name = controls.checkpoint()
-        model = zoo.get(name)
+        model = side_zoo.get(name)
         if model is None:
-            missing.append(f"⚠️ {side.capitalize()}: {zoo.why_missing(name)}")
+            missing.append(f"⚠️ {side.capitalize()}: {side_zoo.why_missing(name)}")
         models.append((name, model))
     if missing:
         return CompareView(None, None, None, None, None, "\n\n".join(missing))
     if not (text or "").strip():
         return CompareView(None, None, None, None, None, EMPTY_STATE)
     (l_name, l_model), (r_name, r_model) = models
-    a = run(l_model, tok, text, left.settings(), l_name)
-    b = run(r_model, tok, text, right.settings(), r_name)
+    (_, l_tok), (_, r_tok) = sources
+    a = run(l_model, l_tok, text, left.settings(), l_name)
+    b = run(r_model, r_tok, text, right.settings(), r_name)
     if not a.tokens or not b.tokens:
         return CompareView(None, None, None, None, None, EMPTY_STATE)
-    c = compare_runs(a, b, tok)
+    c = compare_runs(a, b, l_tok, right_tok=r_tok)
     theme = left.theme
     layer = min(max(left.layer, 0), c.n_layers - 1)
     head = min(max(left.head, 0), a.n_heads - 1)
@@ -259,7 +299,14 @@ def compare_view(zoo: Zoo, tok: Tokenizer, text: str, left: Controls,
         preds = compare_figures.prediction_change_bar(
             c.predictions, names=("left", "right"), theme=theme,
             title="Top guesses of either side")
-        if a.probs is not None and b.probs is not None:
+        if a.probs is not None and b.probs is not None and r_tok is not l_tok:
+            # two vocabularies (a Lab model's words, a zoo model's pieces): by word
+            pa, pb = _by_word(l_tok, a.probs), _by_word(r_tok, b.probs)
+            tv = 0.5 * sum(abs(pa.get(w, 0.0) - pb.get(w, 0.0)) for w in {*pa, *pb})
+            same = max(pa, key=pa.get) == max(pb, key=pb.get)
+            lines.append(f"The guesses differ by {tv:.0%} of their probability, word by word "
+                         f"(total variation); top guess {'the same' if same else '**different**'}.")
+        elif a.probs is not None and b.probs is not None:
             tv = 0.5 * float(np.abs(a.probs.astype(np.float64) - b.probs).sum())
             same = int(np.argmax(a.probs)) == int(np.argmax(b.probs))
             lines.append(f"The guesses differ by {tv:.0%} of their probability (total "

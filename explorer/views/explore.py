@@ -36,7 +36,7 @@ from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
 from explorer.training.zoo_plan import on_recipe, recipe_words, span_pool
 from explorer.views.ablate import quoted_token
-from explorer.views.controls import EMPTY_STATE, Controls
+from explorer.views.controls import EMPTY_STATE, LAB_OBJECTIVE, Controls
 
 
 @dataclass
@@ -65,6 +65,14 @@ WHY = {  # why heads of each named kind exist, for the table's last line
 }
 
 
+# The words of the table a student was never told, said once under it (#30).
+UNITS = ("*Entropy* is how spread out a head's attention is, in bits: 0 = all on one token, "
+         "1 = split evenly between two, 2 = evenly over four. *Loss* is how badly the model "
+         "guesses the next word (lower is better): the average of −ln(the probability it gave "
+         "the right word), in *nats*, the unit of the natural log; \"off: +0.01 nats\" is how "
+         "much it rises when that head is switched off.")
+
+
 def head_table(stats: HeadStats, layer: int, selected: int,
                baseline: HeadStats | None = None, labels: HeadLabels | None = None) -> str:
     """Per-head numbers of one layer as a Markdown table, then what the selected head's
@@ -84,6 +92,7 @@ def head_table(stats: HeadStats, layer: int, selected: int,
                f"{stats.prev_share[layer, h]:.2f} on previous, "
                f"{stats.first_share[layer, h]:.2f} on first")
         lines.append(f"| H{h}{mark} | {kind_of(h)} | {why} | {entropy} |")
+    lines += ["", UNITS]
     kind = kind_of(selected)
     lines += ["", f"**L{layer} H{selected} — {kind}.** {WHY.get(kind, EXPLANATIONS.get(kind))}"]
     if labels is not None:
@@ -123,6 +132,8 @@ def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
     if zoo.untrained:
         parts.append("⚠️ **No trained checkpoint is installed: this is a random, untrained "
                      "model.** Train one with `python -m explorer.training.zoo_build`.")
+    elif card.get("lab"):  # a student's own Lab model (explorer/views/lab_models.py)
+        parts.append(f"**Your Lab model** ({card.get('about', '')})")
     else:
         loss = card.get("val_loss")
         parts.append(f"Model **{name}**" + (f" (validation loss {loss:.2f})" if loss else ""))
@@ -148,6 +159,10 @@ def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
         text += f"\n\n⚠️ {notice}"
     return text
 
+
+LAB_CLEAR_HEADS = ("Your Lab model was not evaluated on held-out stories as the zoo's models "
+                   "were: its heads' previous-token and induction scores on the Lab's task are "
+                   "in the Lab tab, and the table below names heads on your sentence.")
 
 HEAD_VIEW_ALL_KEYS_UP_TO = 16  # tokens; longer sentences draw each query's strongest keys
 HEAD_VIEW_TOP_K = 3
@@ -256,6 +271,8 @@ def settled_update(zoo: Zoo, tok: Tokenizer, text, controls: Controls) -> tuple:
 def clear_heads_view(zoo: Zoo, objective, heads, pos) -> tuple[str, list[str]]:
     """(sentence, choice labels) of the "clear heads in this model" pointer for the model
     these knobs pick; a combination the UI never offers gets a plain message."""
+    if objective == LAB_OBJECTIVE:
+        return LAB_CLEAR_HEADS, []
     try:
         name = Controls(objective=str(objective), heads=int(heads), pos=str(pos)).checkpoint()
     except (TypeError, ValueError, KeyError):

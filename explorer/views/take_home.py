@@ -15,8 +15,9 @@ from __future__ import annotations
 from explorer.analysis.run import plural
 from explorer.analysis.stages import pick
 from explorer.figures.attention import attention_grid, head_heatmap
+from explorer.models.checkpoint import save_model
 from explorer.models.tokenizer import Tokenizer
-from explorer.models.zoo import Zoo
+from explorer.models.zoo import LAB_MODEL_NAME, Zoo
 from explorer.views.controls import (
     EMPTY_STATE,
     OBJECTIVES,
@@ -32,6 +33,9 @@ from explorer.views.share import qr_image, share_link
 
 NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
          "itself).")
+NO_LAB_LINK = ("No link for your Lab model: it lives only in this page's session, and a link "
+               "opens the app afresh. Pick next word or masked word as the Model for a link; "
+               "to keep your model, download it below (*Your Lab model as safetensors*).")
 
 
 def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: str,
@@ -42,9 +46,12 @@ def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: st
         c = parse_controls(*controls)
     except BadControl as exc:
         return f"⚠️ {exc}", None, None, "", None
-    link = share_link(base, text or "", c, tab)
-    qr = qr_image(link)
-    no_qr = [NO_QR] if qr is None and link.startswith("http") else []
+    if c.lab:  # a session's own model: no link can open it (explorer/views/lab_models.py)
+        link, qr, no_qr = "", None, [NO_LAB_LINK]
+    else:
+        link = share_link(base, text or "", c, tab)
+        qr = qr_image(link)
+        no_qr = [NO_QR] if qr is None and link.startswith("http") else []
     picked = pick(zoo, c)
     if picked.model is None:
         return "⚠️ " + picked.missing, None, None, link, qr
@@ -60,7 +67,9 @@ def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: st
                           selected=(layer, head))
     stamp(big, capture)
     stamp(grid, capture)
-    lines = [f"Model **{picked.name}** · {plural(len(capture.tokens), 'token')} · "
+    model = ("**Your Lab model**" if zoo.cards.get(picked.name, {}).get("lab")
+             else f"Model **{picked.name}**")
+    lines = [f"{model} · {plural(len(capture.tokens), 'token')} · "
              f"picked head **L{layer} H{head}**"]
     interventions = capture.settings.get("interventions") or []
     if interventions:
@@ -83,10 +92,29 @@ def prepare_files(zoo: Zoo, tok: Tokenizer, text: str, controls: list):
     return str(files.head_csv), str(files.grid_csv), str(files.npz), str(files.json)
 
 
+LAB_CELL = """# Your Lab model lives only in this page's session: download it above
+# (Your Lab model as safetensors), then, with this project installed:
+import torch
+from explorer.models.capture import run_with_cache
+from explorer.models.checkpoint import load_model
+from explorer.models.lab_tokenizer import LabTokenizer
+from explorer.notebook import head_view
+
+model, tok = load_model("my-lab-model.safetensors"), LabTokenizer()
+ids = tok.encode({text})
+_, cache = run_with_cache(model, torch.tensor([ids]), names="*hook_pattern")  # as trained
+head_view(cache.stack("attn.hook_pattern")[:, 0], tok.decode(ids).split(),
+          layer={layer}, head={head})
+"""
+
+
 def notebook_code(text: str, controls: Controls, layer: int, head: int) -> str:
     """A notebook cell that draws this sentence with these knobs again: ``show(...)`` with
-    only the knobs that differ from its defaults (explorer/notebook.py). The text is a
-    Python literal (``repr``): shown as code, never run or rendered here."""
+    only the knobs that differ from its defaults (explorer/notebook.py); for a student's
+    Lab model, the cell that loads its downloaded file and draws it. The text is a Python
+    literal (``repr``): shown as code, never run or rendered here."""
+    if controls.lab:
+        return LAB_CELL.format(text=repr(text), layer=layer, head=head)
     args = [repr(text), f"heads={controls.heads}", f"pos={controls.pos!r}"]
     if OBJECTIVES[controls.objective] != "causal":
         args.append('objective="masked"')
@@ -109,6 +137,19 @@ def notebook_cell(zoo: Zoo, text: str, controls: list) -> str:
         return ""
     picked = pick(zoo, c)
     return notebook_code(text or "", c, picked.layer, picked.head)
+
+
+def lab_model_file(zoo: Zoo, controls: list) -> str | None:
+    """The student's own Lab model (``zoo``: the session's, explorer/views/lab_models.py)
+    written as a fresh ``my-lab-model.safetensors`` to download; None when "my Lab model"
+    is not chosen or not open."""
+    c = parse_controls(*controls)
+    model = zoo.get(LAB_MODEL_NAME) if c.lab else None
+    if model is None:
+        return None
+    path = fresh_dir() / f"{LAB_MODEL_NAME}.safetensors"
+    save_model(model, path)
+    return str(path)
 
 
 def notebook_file(zoo: Zoo, tok: Tokenizer, text: str, controls: list) -> tuple[str | None, str]:
