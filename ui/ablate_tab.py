@@ -5,7 +5,7 @@ model with those heads off, the guesses before → after, how far every later he
 attention moved, and a table ranking each head by how much removing it alone raises the
 loss on this sentence, with its pattern type in plain words, and beside it each head's
 direct logit attribution: how far its output alone pushes the guess shown over the
-runner-up.
+runner-up. "my Lab model" (ui/lab_session.py) switches heads of the session's own model.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ import logging
 import gradio as gr
 
 from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
-from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
+from explorer.views.controls import LAB_OBJECTIVE, TOKENS_HELP, BadControl, parse_controls
+from explorer.views.lab_models import model_key
 from ui.controls import Panel, wire_live
+from ui.lab_session import registry, session_of, sources
 from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
@@ -54,7 +56,11 @@ TOGGLE = """(off) => {
 }"""
 
 
-def _choices_for(zoo, objective, heads, pos):
+def _choices_for(zoo, objective, heads, pos, mine=None):
+    """The heads of the model the knobs pick (``mine``: the session's Lab model, if any)."""
+    if objective == LAB_OBJECTIVE:
+        config = None if mine is None else mine.model.config
+        return None if config is None else head_choices(config.n_layers, config.n_heads)
     try:
         controls = parse_controls(objective, heads, pos, "as trained", "1/√d_head", 1.0, 0, 0,
                                   "light")
@@ -102,13 +108,16 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     inputs = [*panel.inputs, off]
     outputs = [status, grid, predictions, change, intro, table, legend, attribution]
 
-    def compute(text, *values, cached=None):
+    models = registry(demo, zoo)  # "my Lab model": the session's own
+
+    def compute(request, text, *values, cached=None):
         *controls, labels = values
         try:
             c = parse_controls(*controls)
-            key = ranking_key(c.checkpoint(), text or "", c)
+            z, t = sources(models, request, zoo, tok, c, text)
+            key = ranking_key(model_key(z, c.checkpoint()), text or "", c)
             ranking = cached[1] if cached and cached[0] == key else None
-            v = ablate_view(zoo, tok, text, c, labels, ranking=ranking)
+            v = ablate_view(z, t, text, c, labels, ranking=ranking)
         except BadControl as exc:
             return [f"⚠️ {exc}", None, None, None, "", [], "", None], None
         except Exception:  # never show a student a stack trace; keep it in the server log
@@ -119,21 +128,24 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                  v.attribution]
         return shown, remember
 
-    def update(*values):
+    def update(request: gr.Request, *values):
         *values, cached = values
-        shown, remember = compute(*values, cached=cached)
+        shown, remember = compute(request, *values, cached=cached)
         shown[3] = gr.Plot(value=shown[3], visible=shown[3] is not None)
         return [*shown, remember]
 
     wire_live(panel, TAB, dict(fn=update, inputs=[*inputs, last_ranking],
                                outputs=[*outputs, last_ranking]), extra=(off.change,))
-    api.click(lambda *values: compute(*values)[0], inputs, outputs, api_name="ablate")
+    def api_view(request: gr.Request, *values):
+        return compute(request, *values)[0]
+
+    api.click(api_view, inputs, outputs, api_name="ablate")
 
     offered = gr.State(head_choices(default.n_layers, default.n_heads))
 
-    def new_model(objective, heads, pos, ticked, current):
+    def new_model(objective, heads, pos, ticked, current, request: gr.Request):
         """Another model has other heads: offer its heads, keep the ticks that still exist."""
-        choices = _choices_for(zoo, objective, heads, pos)
+        choices = _choices_for(zoo, objective, heads, pos, models.get(session_of(request)))
         if choices is None or choices == current:
             return gr.skip(), gr.skip()
         kept = [h for h in ticked or [] if h in choices]

@@ -23,6 +23,7 @@ that share a model. No gradio.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -39,7 +40,7 @@ from explorer.views.grid_payload import grid_payloads, read_request
 from explorer.views.model_choice import KnobFit
 
 __all__ = ["LAB_OBJECTIVE", "LAB_TOKENIZER", "LabModels", "OpenedModel", "grid_payloads_by_model",
-           "lab_knobs", "route_keystroke", "source"]
+           "lab_knobs", "model_key", "route_keystroke", "source"]
 
 MAX_SESSIONS = 300  # sessions with an opened model (a class of 30-60, reloads, many tabs)
 MAX_BYTES = 64 * 2**20  # weights of every opened model together
@@ -89,6 +90,7 @@ class LabModels:
         self.max_sessions, self.max_bytes, self.device = max_sessions, max_bytes, device
         self._lock = threading.Lock()
         self._models: OrderedDict[str, OpenedModel] = OrderedDict()  # least recent first
+        self._opened = itertools.count(1)  # each opening's number (model_key)
 
     def open(self, session: str, path: Path, summary: dict | None = None) -> OpenedModel:
         """Load the checkpoint at ``path`` (safetensors) as ``session``'s model, replacing
@@ -104,7 +106,7 @@ class LabModels:
         nbytes = sum(p.numel() * p.element_size() for p in model.parameters())
         if nbytes > self.max_bytes:
             raise BadControl(CANNOT_OPEN)
-        card = {"lab": True}
+        card = {"lab": True, "opened": next(self._opened)}
         zoo = Zoo(models={LAB_MODEL_NAME: model}, cards={LAB_MODEL_NAME: card},
                   device=self.device)
         opened = OpenedModel(zoo, dict(summary or {}), nbytes)
@@ -169,6 +171,13 @@ def source(models: LabModels | None, session: str | None, zoo: Zoo, tok,
     if places:
         raise BadControl(unknown_words_message(places))
     return opened.zoo, LAB_TOKENIZER
+
+
+def model_key(zoo: Zoo, name: str) -> str:
+    """``name``, and for a Lab model which opening it is: a view's cache of one model (the
+    Ablate ranking) must not serve another model the session opened later."""
+    opened = zoo.cards.get(name, {}).get("opened")
+    return name if opened is None else f"{name}#{opened}"
 
 
 def lab_knobs(opened: OpenedModel | None, heads, pos) -> KnobFit:

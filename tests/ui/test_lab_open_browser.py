@@ -2,11 +2,11 @@
 with a few steps, open it, and the Model knob offers "my Lab model", chosen, with the Lab's
 sequence said twice in words as the sentence; Explore's grid (the keystroke path) draws the
 sentence a student types in the Lab's words, says which word it does not know; Inside one
-head, Compare (against a zoo model) and Take it home (no link, the model as a file) show
-the same model. A second session sees no such choice, and a keystroke it
-sends for "my Lab model" is told it has none. The page is purpose-built (the sentence box,
-the knobs, the five views and the Lab) in a ClassroomBlocks, as the app serves
-it (the client guard names a keystroke's session), and its runner keeps its own cache."""
+head, Compare (against a zoo model), Ablate (its own heads to switch off) and Take it home
+(no link, the model as a file) show the same model. A second session sees no such choice,
+and a keystroke it sends for "my Lab model" is told it has none. The page is purpose-built
+(the sentence box, the knobs, the five views and the Lab) in a ClassroomBlocks, as the app
+serves it (the client guard names a keystroke's session); its runner has its own cache."""
 
 from __future__ import annotations
 
@@ -27,13 +27,14 @@ LAB = "my Lab model"
 def lab_page(tok, zoo, runner):
     import gradio as gr
 
-    from ui import compare_tab, explore_tab, inside_tab, lab_tab, take_home_tab
+    from ui import ablate_tab, compare_tab, explore_tab, inside_tab, lab_tab, take_home_tab
     from ui.classroom import ClassroomBlocks
     from ui.controls import build_knobs, build_sentence, finish_live
 
     tabs = [("Explore", "explore", explore_tab.build),
             ("Inside one head", "inside", inside_tab.build),
             ("Compare", "compare", compare_tab.build),
+            ("Ablate", "ablate", ablate_tab.build),
             ("Take it home", "export", take_home_tab.build),
             ("Lab", "lab", functools.partial(lab_tab.build, runner=runner))]
     with ClassroomBlocks(title="Attention Explorer (Lab models)", fill_width=True) as demo:
@@ -118,6 +119,12 @@ def test_open_my_model_puts_it_in_the_views_of_this_session_only(browser, lab_ur
     click_tab(page, "Compare")  # the right side: a zoo model
     page.wait_for_function("() => document.querySelector('#cmp-status').innerText"
                            ".includes('word by word')", timeout=WAIT)
+    click_tab(page, "Ablate")  # the Lab model's 2 × 2 heads to switch off
+    page.wait_for_function("() => document.querySelectorAll('#ablate-heads input').length"
+                           " === 4", timeout=WAIT)
+    page.locator("#ablate-heads label", has_text="L1 H0").click()
+    page.wait_for_function("() => document.querySelector('#ablate-status').innerText"
+                           ".includes('with L1 H0 off')", timeout=WAIT)
     click_tab(page, "Take it home")
     page.wait_for_function("() => document.querySelector('#export-status').innerText"
                            ".includes('No link for your Lab model')", timeout=WAIT)

@@ -213,3 +213,19 @@ def test_the_lab_probe_is_shown_in_words():
     assert PROBE_SENTENCE.split() == PROBE_TOKENS[1:]
     half = len(PROBE_TOKENS[1:]) // 2
     assert PROBE_TOKENS[1:1 + half] == PROBE_TOKENS[1 + half:]  # said twice
+
+
+def test_ablate_switches_heads_of_the_lab_model_and_its_ranking_is_its_own(models, trained):
+    from explorer.views.ablate import ablate_view
+    from explorer.views.lab_models import model_key
+
+    c = parse_controls(*LAB)
+    zoo, tok = source(models, "mine", None, None, c, TEXT)
+    v = ablate_view(zoo, tok, TEXT, c, ["L1 H0", "L3 H3"])  # L3 H3: not in a 2 × 2 model
+    assert v.grid is not None and v.ranking is not None and len(v.table) == 4
+    assert "L3 H3" not in str(v.grid.to_json())
+    first = model_key(zoo, LAB_MODEL_NAME)
+    models.open("mine", *trained)  # opened again: another model for a cached ranking
+    again = model_key(models.get("mine").zoo, LAB_MODEL_NAME)
+    assert first != again and first.startswith(LAB_MODEL_NAME)
+    assert model_key(Zoo(), "causal-h4-rotary") == "causal-h4-rotary"
