@@ -37,6 +37,7 @@ from explorer.views.lab import (
 )
 from ui.controls import Panel
 from ui.lab_session import registry, session_of
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "lab"
@@ -61,11 +62,13 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     per app; its workers start when the tab is first opened."""
     runner = runner or LabRunner(CACHE_DIR, device=zoo.device)
     demo.lab_runner = runner  # the app's, for a test or a clean shutdown
+    bar = step_bar(panel, TAB)  # Start here's Lab step, at the top of this view
     gr.Markdown(INTRO, elem_classes="caption-text")
     with gr.Row(equal_height=False):
         with gr.Column(scale=1, min_width=260):
             layers = gr.Radio(list(LAB_CHOICES["layers"]), value=2, label="Layers",
                               elem_id="lab-layers")
+            bar.own["layers"] = layers  # the step sets it (one layer first)
             heads = gr.Radio(list(LAB_CHOICES["heads"]), value=2, label="Heads per layer",
                              elem_id="lab-heads")
             pos = gr.Dropdown(list(LAB_CHOICES["pos"]), value="learned",

@@ -2,7 +2,7 @@
 
 Each step sets the sentence and the knobs, says where to look, and asks a question to
 predict *before* the answer is revealed. The steps are built on the views that exist
-(Explore, Ablate, Positional encodings, Through training) and, where the evaluation
+(Explore, Ablate, Positional encodings, Through training, Patch, the Lab) and, where the evaluation
 found named heads in the default model (:mod:`explorer.analysis.clear_heads`), they point at
 those heads by name; where it found none, the step says so instead of pretending.
 
@@ -24,6 +24,7 @@ import numpy as np
 from explorer.analysis.clear_heads import ClearHead, clear_heads
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo
+from explorer.training.lab_findings import read_findings
 from explorer.views.guided_numbers import Measured, measure
 from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
 
@@ -93,7 +94,7 @@ def default_path(zoo: Zoo, tok: Tokenizer | None = None) -> list[Step]:
     measured = (measure(zoo, tok, STORY, REPEAT, (ind.layer, ind.head) if ind else None,
                         (EXAMPLE_CLEAN, EXAMPLE_CORRUPT))
                 if tok is not None else None)
-    return steps(evaluation, measured)
+    return steps(evaluation, measured, read_findings())
 
 
 def _lists_without(evaluation: dict | None, kind: str) -> tuple[int, int] | None:
@@ -192,9 +193,36 @@ def _carrier_answer(ind: ClearHead | None, prev: ClearHead | None,
                    "off (step 3) asks *what breaks without it*.")
 
 
-def steps(evaluation: dict | None, measured: Measured | None = None) -> list[Step]:
+def _lab_answer(found: dict | None) -> str:
+    """Step 9: what one and two layers did in the Lab's measured runs
+    (:mod:`explorer.training.lab_findings`), only as far as the file says."""
+    why = ("Why: a first-layer head's key knows only its own word, so it cannot look for "
+           "\"the word after the last time my word was said\". That takes two heads in a "
+           "row: a previous-word head writes into each word which word came before it, and "
+           "a later head matches on that: the pair of steps 1 and 2.")
+    one, two = ((found or {}).get("summary") or {}).get("1"), \
+        ((found or {}).get("summary") or {}).get("2")
+    if not one or not two:
+        return ("One layer: no induction head; two layers: one forms, after a few hundred "
+                "steps. Compare your two runs in the class's table. " + why)
+    lo, hi = one["best_induction"]
+    said = [f"In the Lab's own check (seeds 0 to {one['runs'] - 1}, 1,000 steps each), "]
+    said.append(f"one layer never grew an induction head: its best induction score stayed "
+                f"at {lo:.2f}–{hi:.2f}, chance. " if one["formed"] == 0 else
+                f"one layer grew one in {one['formed']} of {one['runs']} runs. ")
+    if two["formed"] == two["runs"]:
+        said.append(f"Two layers grew one every time, between step {two['first_step']} and "
+                    f"step {two['last_step']}: the copy loss falls off its plateau there. ")
+    else:
+        said.append(f"Two layers grew one in {two['formed']} of {two['runs']} runs. ")
+    return "".join(said) + why
+
+
+def steps(evaluation: dict | None, measured: Measured | None = None,
+          lab: dict | None = None) -> list[Step]:
     """The path for the default model, given its evaluation (``eval/NAME.json``) and, when
-    they were measured, the numbers it quotes (:func:`explorer.views.guided_numbers.measure`)."""
+    they were measured, the numbers it quotes (:func:`explorer.views.guided_numbers.measure`);
+    ``lab``: the Lab's findings (:mod:`explorer.training.lab_findings`) for its step."""
     heads = clear_heads(evaluation)
     prev, ind = _find(heads, "previous-token"), _find(heads, "induction")
     at_prev = {"layer": prev.layer, "head": prev.head} if prev else {}
@@ -290,4 +318,13 @@ def steps(evaluation: dict | None, measured: Measured | None = None) -> list[Ste
              "Which head, copied alone, brings back the guess *bell*?",
              _carrier_answer(ind, prev, measured), "patch", {"text": EXAMPLE_CLEAN},
              figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT}),
+        Step("9 · Train your own",
+             "The Lab trains a tiny transformer, attention only, on random words in which a "
+             "block is said twice. **Layers** is now *1* (done for you): press **Train** and "
+             "watch the induction score. Then set **Layers** to *2* and train again; the "
+             "class's table keeps both runs.",
+             "Can a model with one layer grow an induction head? And with two?",
+             _lab_answer(lab), "lab", {"text": STORY},
+             figures=("lab-status", "lab-chart", "lab-table"), key="lab-status",
+             own={"layers": 1}),
     ]

@@ -19,7 +19,7 @@ def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(eval
 
     tab_ids = {tab_id for _, tab_id, _ in app.TABS}
     path = steps(evaluation)
-    assert 6 <= len(path) <= 8
+    assert 6 <= len(path) <= 9
     for s in path:
         v = s.controls()
         parse_controls(v["objective"], v["heads"], v["pos"], v["mask"], v["scaling"],

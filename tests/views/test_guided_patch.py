@@ -12,7 +12,7 @@ from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
 
 def test_step_8_names_the_head_that_carries_the_copied_word(resources):
     tok, zoo = resources
-    step = default_path(zoo, tok)[-1]
+    step = default_path(zoo, tok)[7]
     assert step.tab == "patch" and step.controls()["text"] == EXAMPLE_CLEAN
     assert step.own == {"corrupt": EXAMPLE_CORRUPT}
     shares = patch(zoo.get(DEFAULT_NAME), tok.encode(EXAMPLE_CLEAN),
