@@ -37,7 +37,9 @@ MASK_HINT = "Write [mask] (or ___) where you want the model to guess a word."
 TOKENS_HELP = (
     "**Tokens** are the pieces the model reads: a word, part of a word or a punctuation "
     "mark. **␣** marks a space: most words carry the space before them, so ␣cat and cat "
-    "are different tokens. **↵** is a new line; **∅** is a token that only finishes a "
+    "are different tokens, and a space at the end of your text is left out (alone, before "
+    "the word it belongs to is typed, it would ask the model for pieces of words). **↵** is "
+    "a new line; **∅** is a token that only finishes a "
     "character split into bytes. **`<|endoftext|>`** separates the stories the model was "
     "trained on: as a guess it means \"the story ends here\". The model knows only the "
     "simple English of children's stories (TinyStories).")
@@ -111,7 +113,11 @@ def prepare(tok: Tokenizer, text: str, n_ctx: int, masked_word: bool) -> Prepare
     box, so the notice counts what was kept, not what was typed)."""
     text = "" if text is None else str(text)
     cut_chars = len(text) > MAX_CHARS
-    text = text[:MAX_CHARS]
+    # Spaces at the end are left out (TOKENS_HELP says so): the tokenizer joins a space to
+    # the word after it (" ball"), so in everything the model read a lone " " never came
+    # before a word, and after one its guesses were pieces of words ("ing", "r", "el" for
+    # "The cat sat on the "). A student typing pauses there between every two words.
+    text = text[:MAX_CHARS].rstrip(" ")
     ids: list[int] = []
     pieces: list[str] = []
     ends: list[int] = []  # each token's end in ``text`` (characters)
