@@ -16,13 +16,13 @@ FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """One attention map says where a token looks **in one layer**. But layer 2 looks at
 tokens that already mixed in others at layer 1, and the residual connection keeps part of
-every token as it was. **Attention rollout** follows that mixing through all layers: average
-the heads, add the residual (the identity), renormalise, multiply layer by layer. Pick an
-**output token**: each row shows how much of it, after that layer, comes from each input
-token. The *residual-aware* variant weighs attention against the residual by how much each
-really writes (their vector norms) instead of half-and-half. The *Layer*/*Head* knobs don't
-apply here (all heads are averaged); every other knob does. Rollout is a picture of
-attention flow, not proof of what the model used."""
+every token as it was. **Attention rollout** (from a 2020 research paper) follows that mixing
+through all layers: average the heads, add the residual (the identity), renormalise, multiply
+layer by layer. Pick an **output token**: each row shows how much of it, after that layer,
+comes from each input token. The *residual-aware* variant weighs attention against the
+residual by how much each really writes (their vector norms) instead of half-and-half. The
+*Layer*/*Head* knobs don't apply here (all heads are averaged); every other knob does.
+Rollout is a picture of attention flow, not proof of what the model used."""
 
 METHOD_CHOICES = [(METHOD_NAMES["rollout"], "rollout"), (METHOD_NAMES["residual"], "residual")]
 def compute(zoo, tok, text, controls: list, method: str, position, follow_last: bool):

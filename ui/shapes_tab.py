@@ -20,15 +20,17 @@ Read it top to bottom: one wide projection, cut into heads, the heads axis moved
 that every head is its own small attention, then the same moves backwards. The operations
 are written as in PyTorch: `.view` reshapes a tensor without moving its numbers,
 `.transpose(1, 2)` swaps axes 1 and 2. The numbers are your sentence's, taken from the
-tensors the model really made wherever such a tensor exists (column *read from*: where
-inside the model, named as in the table below). Same layer as the *Layer* knob."""
+tensors the model really made wherever such a tensor exists. Column *read from* names where
+inside the model the app recorded that tensor: `blocks.1.attn.hook_q` is layer 1 (counting
+from 0), its attention (`attn`), and the point called `hook_q`, where the app records the
+queries (`hook_x` is what attention reads, `hook_z` each head's output). Same layer as the
+*Layer* knob."""
 
 TRACE_INTRO = """#### Every tensor of the forward pass, in the order the model made it
-Each name says where inside this app's model the tensor was read: `blocks.2` is layer 2
-(counting from 0), `attn` its attention, and a `hook_…` is a point where the app records a
-tensor, e.g. `hook_q` the queries; *what it holds* says the same in words. `batch` is 1 here
-(one sentence). `hook_x` is what attention reads: the LayerNorm of the residual stream in a
-pre-LN model, the stream itself in a post-LN one."""
+Names as above: `blocks.2` is layer 2, `attn` its attention, a `hook_…` a point where the app
+records a tensor; *what it holds* says the same in words. `batch` is 1 here (one sentence).
+`hook_x` is what attention reads: the LayerNorm of the residual stream in a pre-LN model,
+the stream itself in a post-LN one."""
 
 
 def _frame(rows: list[list], headers: list[str]) -> pd.DataFrame:

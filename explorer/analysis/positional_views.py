@@ -241,7 +241,7 @@ def equivariance_gap(result: ShuffleResult) -> str:
         return "Type at least two words to shuffle."
     if result.max_diff_all < 1e-4:
         return ("The attention only moved with the words: put back in the original order it "
-                f"is the same (largest difference {result.max_diff_all:.1e}). Without "
+                "is the same (largest difference less than 0.0001: rounding). Without "
                 "positions the model cannot tell the two orders apart.")
     return (f"The attention changed, not just moved (largest difference "
             f"{result.max_diff_all:.3f} over all heads): the positional encoding tells the "

@@ -184,8 +184,9 @@ def stages_from_ids(model: Transformer, ids: list[int],
         ("query pos", "key pos"), True, blocked=blocked)
     add("z", f"Head {head} output", "Z = A · V: each row is a weighted average of the "
         "value rows", "z", per_head, ("pos", "d_head"), False)
+    side_by_side = "the one head's Z" if nh == 1 else f"all {nh} heads' Z side by side"
     add("concat", "Heads concatenated",
-        f"all {nh} heads' Z side by side: [pos, heads × d_head] = [pos, {dm}]; head {head} "
+        f"{side_by_side}: [pos, heads × d_head] = [pos, {dm}]; head {head} "
         f"is columns {cols[0]}–{cols[1] - 1}",
         "concat", ("batch", "pos", "d_model"), ("pos", "d_model"), False, head_columns=cols)
     add("out", "Output projection",
@@ -234,9 +235,11 @@ def pick(zoo, controls) -> Picked:
     head = min(max(int(controls.head), 0), config.n_heads - 1)
     notes = []
     if layer != controls.layer:
-        notes.append(f"This model has {config.n_layers} layers: showing layer {layer}.")
+        notes.append(f"This model has {plural(config.n_layers, 'layer')}: showing layer "
+                     f"{layer}.")
     if head != controls.head:
-        notes.append(f"This model has {config.n_heads} heads per layer: showing head {head}.")
+        notes.append(f"This model has {plural(config.n_heads, 'head')} per layer: showing "
+                     f"head {head}.")
     return Picked(name, model, "", layer, head, tuple(notes))
 
 
@@ -249,7 +252,8 @@ def model_line(zoo, picked: Picked, n_tokens: int) -> str:
     if zoo.untrained:
         parts = ["⚠️ **Untrained stand-in model** (no checkpoint installed)"]
     parts += [plural(n_tokens, "token"), f"d_model {config.d_model}",
-              f"{config.n_heads} heads × d_head {config.d_head}",
-              f"{config.pos_encoding} positions",
+              f"{plural(config.n_heads, 'head')} × d_head {config.d_head}",
+              ("no positional encoding" if config.pos_encoding == "none"
+               else f"{config.pos_encoding} positions"),
               "no LayerNorm" if config.norm == "none" else f"{config.norm}-LN"]
     return " · ".join(parts)

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from explorer.figures.labels import axis_labels, plotly_safe
 from explorer.figures.matrices import matrix_figure
+from explorer.figures.numbers import plain_number
 from explorer.figures.style import (
     CELL_TEXT_LIMIT,
     SERIES,
@@ -244,7 +245,7 @@ def shuffle_figures(result, *, theme: str | Theme = "light") -> tuple[go.Figure,
     peak = max(0.1, float(np.abs(diff).max()))
     c = matrix_figure(diff, title="Difference",
                       subtitle=(f"your sentence − shuffled (put back in your order); "
-                                f"largest {float(np.abs(diff).max()):.2g}"),
+                                f"largest {plain_number(float(np.abs(diff).max()))}"),
                       theme=th, wrap=34, row_tokens=result.tokens, col_tokens=result.tokens,
                       row_title="query", col_title="key", zrange=(-peak, peak), square=True,
                       value_name="difference", side=220)

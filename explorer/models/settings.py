@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 from explorer.models.config import SCALINGS, ModelConfig
 
+# The scalings as the Scaling knob names them.
+SCALE_WORDS = {"d_head": "1/√d_head", "d_model": "1/√d_model", "none": "none"}
+
 
 @dataclass(frozen=True)
 class AttentionSettings:
@@ -42,10 +45,13 @@ class AttentionSettings:
 
         interventions = []
         if causal != config.causal:
-            interventions.append(f"causal mask {'on' if causal else 'off'}"
-                                 f" (trained {'with' if config.causal else 'without'} it)")
+            # "causal mask off (trained with it)" read as if the model had been trained
+            # with the mask off: say what training had, then what is changed now
+            interventions.append(f"causal mask {'on' if causal else 'off'} (the model was "
+                                 f"trained with it {'on' if config.causal else 'off'})")
         if scale_name != config.attn_scale:
-            interventions.append(f"scaling {scale_name} (trained with {config.attn_scale})")
+            interventions.append(f"scaling {SCALE_WORDS[scale_name]} (the model was trained "
+                                 f"with {SCALE_WORDS[config.attn_scale]})")
         if temperature != 1.0:
             interventions.append(f"temperature {temperature:g}")
         if self.head_mask:

@@ -160,6 +160,11 @@ def word_rows(left_tok, left: np.ndarray | None, right_tok, right: np.ndarray | 
     return sorted(rows, key=lambda r: -max(r[1], r[2]))
 
 
+# What "differ by 32% of their probability" measures (total variation, a name a student
+# was never told: #30).
+TV_WORDS = "the share that would have to move to turn the left guesses into the right ones"
+
+
 def moved_share(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """``[..., T, T]`` patterns -> ``[...]``: the share of each token's attention that moved
     (half the L1 distance between the two rows, i.e. total variation, 0..1), averaged over
@@ -305,12 +310,12 @@ def compare_view(zoo: Zoo, tok: Tokenizer, text: str, left: Controls,
             tv = 0.5 * sum(abs(pa.get(w, 0.0) - pb.get(w, 0.0)) for w in {*pa, *pb})
             same = max(pa, key=pa.get) == max(pb, key=pb.get)
             lines.append(f"The guesses differ by {tv:.0%} of their probability, word by word "
-                         f"(total variation); top guess {'the same' if same else '**different**'}.")
+                         f"({TV_WORDS}); top guess {'the same' if same else '**different**'}.")
         elif a.probs is not None and b.probs is not None:
             tv = 0.5 * float(np.abs(a.probs.astype(np.float64) - b.probs).sum())
             same = int(np.argmax(a.probs)) == int(np.argmax(b.probs))
-            lines.append(f"The guesses differ by {tv:.0%} of their probability (total "
-                         f"variation); top guess {'the same' if same else '**different**'}.")
+            lines.append(f"The guesses differ by {tv:.0%} of their probability ({TV_WORDS}); "
+                         f"top guess {'the same' if same else '**different**'}.")
     lines += [f"ℹ️ {n}" for n in notes]
     lines += [f"⚠️ {n}" for n in dict.fromkeys(a.notices + b.notices)]
     return CompareView(left_fig, right_fig, diff_fig, per_head, preds, "\n\n".join(lines), c)

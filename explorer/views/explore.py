@@ -68,9 +68,10 @@ WHY = {  # why heads of each named kind exist, for the table's last line
 # The words of the table a student was never told, said once under it (#30).
 UNITS = ("*Entropy* is how spread out a head's attention is, in bits: 0 = all on one token, "
          "1 = split evenly between two, 2 = evenly over four. *Loss* is how badly the model "
-         "guesses the next word (lower is better): the average of −ln(the probability it gave "
-         "the right word), in *nats*, the unit of the natural log; \"off: +0.01 nats\" is how "
-         "much it rises when that head is switched off.")
+         "guesses the words it has to guess (lower is better): the average of −ln(the "
+         "probability it gave the right word), in *nats*, the unit of the natural log. "
+         "\"off: +… nats\" is how much the loss rises on your sentence (or on it said twice, "
+         "for copying) when that head alone is switched off.")
 
 
 def head_table(stats: HeadStats, layer: int, selected: int,

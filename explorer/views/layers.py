@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from explorer.analysis.rollout import METHOD_NAMES, clamp_position, rollout_for
+from explorer.analysis.rollout import clamp_position, rollout_for
 from explorer.analysis.run import plural
 from explorer.analysis.stages import pick
 from explorer.figures.labels import display_token
@@ -22,6 +22,11 @@ from explorer.views.controls import EMPTY_STATE, Controls
 
 __all__ = ["METHOD_NAMES", "STRIP_MARK", "STRIP_STRONGEST", "LayersView", "layers_view",
            "strip_value"]
+
+# The methods in the page's words: the analysis names the classic one after its authors
+# ("Abnar & Zuidema"), a name no student was told (#30).
+METHOD_NAMES = {"rollout": "classic rollout (attention and residual half-and-half)",
+                "residual": "residual-aware rollout (weighed by what each really writes)"}
 
 STRIP_MARK = " ◀"
 # The strongest token's shade: Gradio draws a score of 1 in full red, on which neither its

@@ -17,8 +17,10 @@ from explorer.analysis import lessons as L
 from explorer.analysis.positional_views import ENCODINGS, encodings_side_by_side
 from explorer.figures.lessons import block_figure, block_stats_figure, scaling_figures
 from explorer.figures.matrices import matrix_figure
+from explorer.figures.numbers import plain_number
 from explorer.figures.positional import encoding_panel_figure, small_multiples
 from explorer.models.zoo import Zoo
+from explorer.views.controls import plural
 
 # The lessons' starting tables and the encodings lesson 6 draws, for the page's controls.
 SEED_X, BLOCK_X, BLOCK_D = L.SEED_X, L.BLOCK_X, L.BLOCK_D
@@ -85,8 +87,9 @@ def lesson3(theme: str, heads, scale, causal):
     """Lesson 3: one wide projection equals heads stacked."""
     scale_name = "d_head" if str(scale).startswith("1/√d_head") else "d_model"
     r = L.multihead_compare(int(heads or 2), scale_name=scale_name, causal=bool(causal))
-    lines = [f"**Largest difference between the two methods: {r.max_diff:.1e}** "
-             "(float32 rounding: they are the same computation). Scale used: "
+    lines = [f"**Largest difference between the two methods: {plain_number(r.max_diff)}** "
+             "(rounding in the computer's arithmetic: they are the same computation). "
+             "Scale used: "
              f"1/√{r.d_model if scale_name == 'd_model' else r.d_head} = {r.scale:.4f}.",
              "", "| wide (split after projecting) | shape | stacked (separate heads) | "
              "shape |", "|---|---|---|---|"]
@@ -103,7 +106,7 @@ def lesson3(theme: str, heads, scale, causal):
     outs = small_multiples(
         [{"z": r.wide, "title": "wide: .view / .transpose / .reshape", "rows": tokens},
          {"z": r.stacked, "title": "stacked: torch.cat of single heads", "rows": tokens}],
-        columns=2, title=f"The output of {r.n_heads} heads, two ways — [4 × {r.d_model}]",
+        columns=2, title=f"The output of {plural(r.n_heads, 'head')}, two ways — [4 × {r.d_model}]",
         subtitle=f"d_head = {r.d_head}. Same weights, same numbers (tap or hover over a cell).",
         theme=theme, panel_height=150)
     pats = small_multiples(

@@ -23,6 +23,7 @@ from explorer.analysis.positional_views import (
 )
 from explorer.analysis.run import prepare
 from explorer.analysis.stages import model_line, pick
+from explorer.figures.numbers import plain_number
 from explorer.figures.positional import encoding_figures, shuffle_figures
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
@@ -87,7 +88,8 @@ def positional_view(zoo: Zoo, tok: Tokenizer, text: str, c: Controls,
     if r.perm is None:
         return PositionalView("\n\n".join(head), pic, det, sim, lines[0])
     lines.append(f"Largest difference for layer {r.layer}, head {r.head}: "
-                 f"**{r.max_diff_head:.2g}**; over every head: **{r.max_diff_all:.2g}**. "
+                 f"**{plain_number(r.max_diff_head)}**; over every head: "
+                 f"**{plain_number(r.max_diff_all)}**. "
                  f"The top guess changed at **{r.top_changed} of {len(r.tokens)}** "
                  "tokens (compared token by token).")
     if r.interventions:

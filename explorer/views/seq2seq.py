@@ -36,6 +36,7 @@ from explorer.models.encoder_decoder import BOS_ID, EOS_ID
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import CHECKPOINT_DIR, read_manifest
 from explorer.training import seq2seq_task as data
+from explorer.views.controls import plural
 from explorer.views.seq2seq_padding import START, padded_batch, padding_figures, padding_note
 
 # The task's limits and words, for the page's input boxes and word list.
@@ -235,5 +236,6 @@ def seq2seq_view(loaded: Loaded, source_text: str, other_text: str, step: int,
     view.pad_note = padding_note(p)
     if (layer_c, head_c) != (layer, head):
         view.pad_note += (f" (This model has {cfg.n_layers} + {cfg.n_dec_layers} layers of "
-                          f"{cfg.n_heads} heads: showing layer {layer_c}, head {head_c}.)")
+                          f"{plural(cfg.n_heads, 'head')}: showing layer {layer_c}, "
+                          f"head {head_c}.)")
     return view

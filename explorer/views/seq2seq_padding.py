@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 import torch
 
 from explorer.figures.matrices import matrix_figure
+from explorer.figures.numbers import plain_number
 from explorer.models.capture import run_with_cache
 from explorer.models.device import model_device
 from explorer.models.settings import AttentionSettings
@@ -94,5 +95,5 @@ def padding_note(p: Padded) -> str:
     return (f"Largest weight any head, in any layer, of the encoder or the cross-attention "
             f"puts on a padding position: **{p.pad_weight:g}**. Each list gives the same "
             f"numbers in the batch as alone (largest difference in the output scores: "
-            f"{p.max_diff:.1g}, rounding). The decoder reads the correct reversed lists here "
-            "(teacher forcing, as in training).")
+            f"{plain_number(p.max_diff, 1)}, rounding). The decoder reads the correct "
+            "reversed lists here (teacher forcing, as in training).")

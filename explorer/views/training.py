@@ -33,7 +33,8 @@ NO_SNAPSHOTS = ("⚠️ No training snapshots are installed for this model, so t
                 "to slide through. (The trainer saves them under `checkpoints/snapshots/`.)")
 
 
-__all__ = ["NO_SNAPSHOTS", "SnapshotSet", "TrainingView", "load_snapshots", "training_view"]
+__all__ = ["NO_SNAPSHOTS", "SnapshotSet", "TrainingView", "load_snapshots", "snapshot_words",
+           "training_view"]
 
 
 def load_snapshots(tok: Tokenizer, device: str = "cpu") -> SnapshotSet:
@@ -51,6 +52,13 @@ class TrainingView:
 
     def as_tuple(self) -> tuple:
         return self.status, self.chart, self.grid, self.head
+
+
+def snapshot_words(index: int, n: int) -> str:
+    """"Snapshot 3 (0 = first, 9 = last)": the number the slider shows, counted from 0 as
+    layers, heads and positions are here ("Snapshot 1 of 10" beside a slider at 0 read as
+    two different snapshots: #30)."""
+    return f"Snapshot {index} (0 = first, {n - 1} = last)" if n > 1 else f"Snapshot {index}"
 
 
 def training_view(snaps: SnapshotSet, tok: Tokenizer, text: str, c: Controls,
@@ -80,7 +88,7 @@ def training_view(snaps: SnapshotSet, tok: Tokenizer, text: str, c: Controls,
                        title=f"Step {snap.step}: layer {layer}, head {head}")
     total = f" of {snaps.total_steps}" if snaps.total_steps else ""
     loss = f" · training loss **{snap.train_loss:.2f}**" if snap.train_loss is not None else ""
-    lines = [f"**Snapshot {r.index + 1} of {len(snaps)}** of {snaps.name}: step "
+    lines = [f"**{snapshot_words(r.index, len(snaps))}** of {snaps.name}: step "
              f"{snap.step}{total} · **{snap.tokens:,}** training tokens seen{loss} · "
              f"{plural(n, 'token')}"]
     la, h = divmod(int(r.prev_share.argmax()), config.n_heads)

@@ -227,7 +227,7 @@ def test_api_training_redraws_for_each_snapshot(client, snaps, tok):
         status, chart, grid, big = client.predict(TEXT, *CONTROLS, index,
                                                   api_name="/training")
         snap = snaps.snapshots[index]
-        assert f"Snapshot {index + 1} of {len(snaps)}" in status
+        assert f"Snapshot {index} (0 = first, {len(snaps) - 1} = last)" in status
         assert f"{snap.tokens:,}" in status and f"{snap.train_loss:.2f}" in status
         expected = snapshot_view(snaps, tok, TEXT, index).patterns
         panels = heatmaps(figure_json(grid))

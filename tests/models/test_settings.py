@@ -26,6 +26,16 @@ def test_each_change_is_flagged(settings, word):
     assert rs.is_intervention and any(word in i for i in rs.interventions)
 
 
+def test_the_words_say_what_training_had_and_what_changed():
+    """"causal mask off (trained with it)" read as if the model was trained with the mask
+    off (#30): the note says how the model was trained, in the knobs' own words."""
+    on = AttentionSettings(causal=False, scale="d_model").resolve(tiny_config(causal=True))
+    assert on.interventions == ("causal mask off (the model was trained with it on)",
+                                "scaling 1/√d_model (the model was trained with 1/√d_head)")
+    off = AttentionSettings(causal=True).resolve(tiny_config(causal=False))
+    assert off.interventions == ("causal mask on (the model was trained with it off)",)
+
+
 def test_setting_equal_to_training_is_not_flagged():
     assert not AttentionSettings(causal=True, scale="d_head").resolve(tiny_config()).interventions
 

@@ -45,7 +45,7 @@ def test_mask_off_is_flagged_and_shows_weight_above_diagonal(client):
 
 
 @pytest.mark.parametrize("scaling,temperature,word", [("none", 1.0, "scaling none"),
-                                                      ("1/√d_model", 1.0, "scaling d_model"),
+                                                      ("1/√d_model", 1.0, "scaling 1/√d_model"),
                                                       ("1/√d_head", 3.0, "temperature 3")])
 def test_scaling_and_temperature_are_experiments(client, scaling, temperature, word):
     *_, status, _ = call(client, scaling=scaling, temperature=temperature)

@@ -152,13 +152,17 @@ def test_through_training_slider_redraws_each_snapshot(laptop):
     from explorer.training.zoo_build import DEFAULT_SNAPSHOTS
 
     n = DEFAULT_SNAPSHOTS
-    assert f"Snapshot {n} of {n}" in page.locator("#training-status").inner_text()
+    # the status counts as the slider does, from 0 (#30: "Snapshot 1 of 10" at 0)
+    assert (f"Snapshot {n - 1} (0 = first, {n - 1} = last)"
+            in page.locator("#training-status").inner_text())
+    assert page.locator("#training-snapshot input[type=number]").input_value() == str(n - 1)
     last = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
     box = page.locator("#training-snapshot input[type=number]")
     box.fill("0")
     box.press("Enter")
     page.wait_for_function("(n) => document.querySelector('#training-status').innerText"
-                           ".includes(`Snapshot 1 of ${n}`)", arg=n, timeout=WAIT)
+                           ".includes(`Snapshot 0 (0 = first, ${n - 1} = last)`)", arg=n,
+                           timeout=WAIT)
     page.wait_for_timeout(300)
     first = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
     assert first.shape == last.shape and not np.allclose(first, last, atol=1e-3)

@@ -178,7 +178,7 @@ def test_all_steps_goes_back_to_the_list_and_hides_the_step(browser, app_url):  
         # the step opens Through training at its first snapshot, before the class predicts
         page.wait_for_function("() => document.querySelector('#training-snapshot "
                                "input[type=number]').value === '0'", timeout=WAIT)
-        page.locator("#training-status").get_by_text("Snapshot 1 of").wait_for(timeout=WAIT)
+        page.locator("#training-status").get_by_text("Snapshot 0 (0 = first").wait_for(timeout=WAIT)
         page.locator("#step-training-next").click()
         assert wait_shown(page, 8)["tab"] == "Patch"  # the copy set up in the Patch view
         page.wait_for_function("() => document.querySelector('#patch-corrupt textarea')"
