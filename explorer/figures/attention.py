@@ -58,9 +58,11 @@ from explorer.figures.labels import axis_labels, safe_text
 from explorer.figures.themes import COLORSCALE, Theme, base_layout, get_theme
 
 # Grid tick labels are drawn on the outer panels only while they fit: T x panels per
-# row (x, rotated, width unknown -- phones are ~360 px) or per column (y, height fixed).
+# row (x, rotated, width unknown -- phones are ~360 px) or, for y, rows at least
+# GRID_ROW_PX tall in the height the grid is sent with (9 px labels in thinner rows
+# overlapped, the ␣ mark of one touching the next: #30).
 X_TICK_BUDGET = 32
-Y_TICK_BUDGET = 64
+GRID_ROW_PX = 10
 HEATMAP_TICK_LIMIT = 64  # single-head heatmap: label every position up to this T
 GRID_LABEL_CHARS = 12  # grid panels are small: shorter labels (also in their hover)
 
@@ -139,8 +141,20 @@ def _grid_hover(layer: int, head: int) -> str:
     )
 
 
+GRID_YGAP = 0.22  # layout.grid ygap: the gap between two rows of panels, per panel
+GRID_MARGIN = {"l": 8, "r": 8, "t": 24, "b": 8, "pad": 0}
+
+
 def _grid_height(n_layers: int) -> int:
     return 50 + 165 * n_layers
+
+
+def grid_row_px(n_layers: int, n_tok: int) -> float:
+    """How tall one token's row of a grid panel is in the height the grid is sent with
+    (Plotly's layout.grid gives each of n rows (1 - gap) / (n - gap) of the plot)."""
+    plot = _grid_height(n_layers) - GRID_MARGIN["t"] - GRID_MARGIN["b"]
+    panel = plot * (1 - GRID_YGAP) / (n_layers - GRID_YGAP) if n_layers > 1 else plot
+    return panel / max(n_tok, 1)
 
 
 class _GridSkeleton(NamedTuple):
@@ -173,9 +187,9 @@ def _grid_skeleton(n_layers: int, n_heads: int, theme: Theme) -> _GridSkeleton:
     layout.update(
         height=_grid_height(n_layers),
         grid={"rows": n_layers, "columns": n_heads, "pattern": "independent",
-              "roworder": "top to bottom", "xgap": 0.12, "ygap": 0.22},
+              "roworder": "top to bottom", "xgap": 0.12, "ygap": GRID_YGAP},
         coloraxis=_coloraxis(theme),
-        margin={"l": 8, "r": 8, "t": 24, "b": 8, "pad": 0},
+        margin=dict(GRID_MARGIN),
     )
     axis_style = _token_axis([], show=False, theme=theme)
     del axis_style["tickvals"], axis_style["ticktext"]
@@ -195,11 +209,13 @@ def _selected_index(selected: tuple[int, int] | None, n_layers: int, n_heads: in
 
 
 def _highlight(index: int, theme: Theme) -> tuple[dict, dict]:
-    """(outline shape, bold title patch) for the selected panel."""
+    """(outline shape, bold title patch) for the selected panel. The outline is the panel's
+    own border: drawn a share of the panel away from it, it crossed the title above and,
+    in the bottom row, ran past the figure's edge, where it was cut (#30)."""
     s = _sfx(index + 1)
     shape = {
         "type": "rect", "xref": f"x{s} domain", "yref": f"y{s} domain",
-        "x0": -0.06, "x1": 1.06, "y0": -0.06, "y1": 1.2, "layer": "above",
+        "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above",
         "line": {"color": theme.accent, "width": 2.5}, "fillcolor": "rgba(0,0,0,0)",
     }
     return shape, {"font": {"size": 11, "color": theme.accent}}
@@ -217,7 +233,7 @@ def attention_grid_spec(
 
     ``patterns``: ``[n_layers, n_heads, T, T]`` attention weights; ``tokens``: T
     strings; ``selected``: ``(layer, head)`` to outline. Tick labels are drawn on
-    the outer panels while they fit (``X_TICK_BUDGET``, ``Y_TICK_BUDGET``); hover always
+    the outer panels while they fit (``X_TICK_BUDGET``, ``GRID_ROW_PX``); hover always
     shows query token, key token and the exact weight.
     """
     p = _f32(patterns, 4, "patterns")
@@ -238,7 +254,7 @@ def attention_grid_spec(
     if n_tok * n_heads <= X_TICK_BUDGET:  # bottom row shows key tokens
         for head in range(n_heads):
             layout["xaxis" + _sfx((n_layers - 1) * n_heads + head + 1)] = {"showticklabels": True}
-    if n_tok * n_layers <= Y_TICK_BUDGET:  # left column shows query tokens
+    if grid_row_px(n_layers, n_tok) >= GRID_ROW_PX:  # left column shows query tokens
         for layer in range(n_layers):
             layout["yaxis" + _sfx(layer * n_heads + 1)] = {"showticklabels": True}
 
@@ -285,7 +301,7 @@ def attention_grid_reference(
     fig.update_yaxes(**style, autorange="reversed")
     if n_tok * n_heads <= X_TICK_BUDGET:
         fig.update_xaxes(showticklabels=True, row=n_layers)
-    if n_tok * n_layers <= Y_TICK_BUDGET:
+    if grid_row_px(n_layers, n_tok) >= GRID_ROW_PX:
         fig.update_yaxes(showticklabels=True, col=1)
     for ann in fig.layout.annotations:
         ann.font = {"size": 11}

@@ -25,6 +25,7 @@ import plotly.graph_objects as go
 
 from explorer.figures.attention import HEATMAP_TICK_LIMIT
 from explorer.figures.labels import axis_labels, safe_text
+from explorer.figures.style import _top_legend
 from explorer.figures.themes import Theme, base_layout, get_theme
 
 # ColorBrewer RdBu (11 classes), reversed: negative blue, 0 near-white, positive red.
@@ -35,6 +36,7 @@ DIVERGING = tuple((i / (len(_RDBU) - 1), c) for i, c in enumerate(_RDBU))
 _PURPLES = ("#efedf5", "#dadaeb", "#bcbddc", "#9e9ac8", "#807dba", "#6a51a3", "#54278f",
             "#3f007d")
 SEQUENTIAL = tuple((i / (len(_PURPLES) - 1), c) for i, c in enumerate(_PURPLES))
+LEGEND_SPARE = 2  # px a legend line may grow when Big screen raises its font to 12 px
 MIN_RANGE = 0.05  # colour range floor, so an all-zero difference is white, not noise
 
 
@@ -213,21 +215,24 @@ def prediction_change_bar(
          "textfont": {"size": 10}},
     ]
     peak = max(1e-6, float(first.max(initial=0)), float(second.max(initial=0)))
+    # The legend: one name a line under the title, with room for its lines at Big screen's
+    # 12 px. Side by side they collided on phones; one line that wraps in a narrow column
+    # grew into the title on a projector (853 x 480 at 150 %: #30).
+    legend, legend_px = _top_legend(names)
+    legend["traceorder"] = "normal"
+    legend_px += LEGEND_SPARE * len(names)
     layout = base_layout(th)
     layout.update(
-        height=max(180, 80 + 30 * len(rows)), barmode="group", bargap=0.25, bargroupgap=0.05,
-        showlegend=True,
-        # the legend sits on its own line under the title: side by side they collide on phones
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1, "yanchor": "bottom",
-                "traceorder": "normal", "font": {"size": 11}},
+        height=max(180, 80 + 30 * len(rows) + legend_px - 24), barmode="group", bargap=0.25,
+        bargroupgap=0.05, showlegend=True, legend=legend,
         xaxis={"range": [0, min(1.0, peak * 1.25)], "tickformat": ".0%", "fixedrange": True,
                "gridcolor": th.grid, "zeroline": False, "automargin": True},
         yaxis={**_axis(labels, show=True, theme=th), "autorange": "reversed",
                "fixedrange": True},
-        margin={"l": 8, "r": 24, "t": 56 if title else 32, "b": 8, "pad": 0},
+        margin={"l": 8, "r": 24, "t": legend_px + (28 if title else 8), "b": 8, "pad": 0},
     )
     if title:
-        layout["annotations"] = [{**_title(title), "yshift": 28}]
+        layout["annotations"] = [{**_title(title), "yshift": legend_px + 2}]
     return _figure(data, layout)
 
 

@@ -226,21 +226,33 @@ def small_multiples(panels: Sequence[dict], *, columns: int, title: str = "",
     return _figure(data, layout)
 
 
+SHUFFLE_ROW_PX = 14  # a row as tall as a 12 px label (Big screen's smallest) and its ␣ mark
+
+
+def shuffle_side(n_tokens: int) -> int:
+    """The side of the shuffle test's squares: 220 px, or more while each token's row would
+    be thinner than ``SHUFFLE_ROW_PX`` (at 220 px, 21 tokens got 10.5 px rows under 12 px
+    labels on a projector, the ␣ of one label touching the next: #30), at most 400
+    (matrix_figure's largest square)."""
+    return int(min(400, max(220, SHUFFLE_ROW_PX * n_tokens)))
+
+
 def shuffle_figures(result, *, theme: str | Theme = "light") -> tuple[go.Figure, go.Figure,
                                                                       go.Figure]:
     """(original pattern, pattern on the shuffled sentence as the model read it,
     difference after putting the shuffled one back in the original order)."""
     th = get_theme(theme)
     where = f"layer {result.layer}, head {result.head}, mask off"
+    side = shuffle_side(len(result.tokens))
     a = matrix_figure(result.original, title="Your sentence", subtitle=where, theme=th, wrap=34,
                       row_tokens=result.tokens, col_tokens=result.tokens, row_title="query",
                       col_title="key", colors="weights", square=True, value_name="weight",
-                      side=220)
+                      side=side)
     b = matrix_figure(result.shuffled, title="Words shuffled",
                       subtitle="the same words in a new order, as the model read them",
                       theme=th, wrap=34, row_tokens=result.shuffled_tokens,
                       col_tokens=result.shuffled_tokens, row_title="query", col_title="key",
-                      colors="weights", square=True, value_name="weight", side=220)
+                      colors="weights", square=True, value_name="weight", side=side)
     diff = result.original - result.restored
     peak = max(0.1, float(np.abs(diff).max()))
     c = matrix_figure(diff, title="Difference",
@@ -248,7 +260,7 @@ def shuffle_figures(result, *, theme: str | Theme = "light") -> tuple[go.Figure,
                                 f"largest {plain_number(float(np.abs(diff).max()))}"),
                       theme=th, wrap=34, row_tokens=result.tokens, col_tokens=result.tokens,
                       row_title="query", col_title="key", zrange=(-peak, peak), square=True,
-                      value_name="difference", side=220)
+                      value_name="difference", side=side)
     return a, b, c
 
 

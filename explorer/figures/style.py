@@ -27,6 +27,7 @@ CELL_TEXT_LIMIT = 24  # write numbers into cells up to this many rows and column
 MASK_TEXT_LIMIT = 14  # write "−∞" into masked cells up to this many
 WRAP = 46  # characters per subtitle line (a figure on a 390 px phone fits about this many)
 MINUS_INF = "−∞"
+SUBTITLE_GAP = 10  # px between a figure's subtitle and its plot
 
 DIVERGING = {
     "light": ((0.0, "#2166ac"), (0.25, "#92c5de"), (0.5, "#f7f7f7"), (0.75, "#f4a582"),
@@ -75,7 +76,9 @@ def _top_legend(labels: Sequence[str]) -> tuple[dict, int]:
 def _titles(title: str, subtitle: str, theme: Theme,
             wrap: int = WRAP, extra: int = 0) -> tuple[list[dict], int]:
     """Title and subtitle annotations above the plot area (and ``extra`` pixels, e.g. for
-    a legend, between them and the plot), and the top margin they need."""
+    a legend, between them and the plot), and the top margin they need. The subtitle ends
+    ``SUBTITLE_GAP`` px above the plot (at 4 px its last line touched the heatmap under it:
+    Inside one head's panel 8, #30)."""
     notes, top = [], 8 + extra
     sub = _wrap(subtitle, wrap) if subtitle else ""
     n_sub = sub.count("<br>") + 1 if sub else 0
@@ -84,15 +87,15 @@ def _titles(title: str, subtitle: str, theme: Theme,
         n_head = head.count("<br>") + 1
         notes.append({"text": "<b>" + head + "</b>", "xref": "paper",
                       "yref": "paper", "x": 0, "y": 1, "xanchor": "left", "yanchor": "bottom",
-                      "yshift": 8 + 15 * n_sub + extra, "showarrow": False, "align": "left",
-                      "font": {"size": 13}})
+                      "yshift": (SUBTITLE_GAP + 4 + 15 * n_sub if sub else 8) + extra,
+                      "showarrow": False, "align": "left", "font": {"size": 13}})
         top += 8 + 17 * n_head
     if sub:
         notes.append({"text": sub, "xref": "paper", "yref": "paper", "x": 0, "y": 1,
-                      "xanchor": "left", "yanchor": "bottom", "yshift": 4 + extra,
+                      "xanchor": "left", "yanchor": "bottom", "yshift": SUBTITLE_GAP + extra,
                       "showarrow": False, "align": "left",
                       "font": {"size": 10.5, "color": theme.muted}})
-        top += 15 * n_sub + 4
+        top += 15 * n_sub + SUBTITLE_GAP
     return notes, top
 
 
