@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import gradio as gr
+from gradio.context import get_blocks_context
 
 from explorer.views.classify import classify_view, load_classifier
 from explorer.views.controls import MAX_CHARS, TOKENS_HELP, BadControl, parse_controls
@@ -57,10 +58,44 @@ EXAMPLES = [
 ]
 
 
+def bound_layer_slider(panel: Panel, tab: gr.Tab, n_layers: int) -> None:
+    """While this view is open the shared Layer slider offers the classifier's layers only:
+    it went to 3 on a 2-layer model and showed layer 1 (#30). Opening any other view gives
+    it its whole range back (its value stays where the student left it). Only the range
+    and, on the way in, a value past it are sent: which knobs are on is the live loop's."""
+    full = int(panel.layer.maximum)
+    top = max(n_layers - 1, 1)  # a slider needs two stops
+    quiet = dict(queue=False, show_progress="hidden", api_name=False)
+
+    def opened(layer):
+        try:
+            inside = 0 <= int(layer) <= n_layers - 1
+        except (TypeError, ValueError):
+            inside = False
+        if inside:
+            return gr.Slider(maximum=top)
+        return gr.Slider(maximum=top, value=n_layers - 1)
+
+    def left():
+        return gr.Slider(maximum=full)
+
+    tab.select(opened, panel.layer, panel.layer, **quiet)
+
+    def wire_the_other_tabs():  # once every tab is built (finish_live runs it)
+        others = [b for b in get_blocks_context().blocks.values()
+                  if isinstance(b, gr.Tab) and b is not tab]
+        for other in others:
+            other.select(left, None, panel.layer, **quiet)
+
+    panel.after_tabs.append(wire_the_other_tabs)
+
+
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update.
     The classifier is loaded here, once: read-only shared state like the zoo, on its device."""
     loaded = load_classifier(vocab_size=tok.vocab_size, device=zoo.device)
+    if loaded.model is not None:
+        bound_layer_slider(panel, tab, loaded.model.config.n_layers)
     gr.Markdown(INTRO, elem_id="classify-intro")
     # Its own box: its examples are for this model, and must not replace the sentence the
     # other views show.

@@ -142,6 +142,14 @@ def classify_view(loaded: LoadedClassifier, tok, text: str, controls: Controls) 
     a = classify_sentence(loaded.model, tok, text, controls.settings(), layer,
                           classes=loaded.classes)
     status = status_text(loaded, a)
+    # The page bounds the Layer slider to the classifier while this view is open; a value
+    # from elsewhere (the API, a slider not yet bounded) is named, never shown silently.
+    if layer != controls.layer:
+        status += (f"\n\nℹ️ This classifier has {plural(config.n_layers, 'layer')}: showing "
+                   f"layer {layer}.")
+    if head != controls.head:
+        status += (f"\n\nℹ️ This classifier has {plural(config.n_heads, 'head')} per layer: "
+                   f"showing head {head}.")
     if a.empty:
         return ClassifyView(status, None, None, None, None, a)
     theme = controls.theme

@@ -81,3 +81,36 @@ def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     assert scroll <= 390 + 2, f"the page is {scroll}px wide on a 390px phone"
     page.screenshot(path=str(ARTIFACTS / "classify-phone.png"), full_page=True)
     context.close()
+
+
+LAYER_RANGE = """() => { const r = document.querySelector('#layer input[type=range]');
+  return r ? [Number(r.max), Number(r.value)] : null; }"""
+
+
+def test_the_layer_slider_offers_the_classifiers_layers_only(browser, app_url):  # noqa: F811
+    """#30: the shared Layer slider went to 3 on the 2-layer classifier and showed layer 1
+    without a word. While Classify is open it runs 0-1; another view gets 0-3 back."""
+    from explorer.views.classify import load_classifier
+
+    n_layers = load_classifier().model.config.n_layers
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(app_url)
+    page.wait_for_selector("#sentence textarea", timeout=30000)
+    click_tab(page, "Explore")
+    number = page.locator("#layer input[type=number]")
+    number.fill("3")
+    number.press("Enter")
+    page.wait_for_function(f"() => ({LAYER_RANGE})()[1] === 3", timeout=30000)
+    open_classify(page)
+    page.wait_for_function(f"() => {{ const r = ({LAYER_RANGE})(); "
+                           f"return r[0] === {n_layers - 1} && r[1] === {n_layers - 1}; }}",
+                           timeout=30000)
+    status = wait_for_status(page, "predicted:")
+    assert "This classifier has" not in status  # the value is the classifier's own layer
+    page.wait_for_function("() => (document.querySelector('#classify-head .annotation-text')"
+                           f"?.textContent || '').includes('Layer {n_layers - 1}')",
+                           timeout=30000)
+    click_tab(page, "Explore")
+    page.wait_for_function(f"() => ({LAYER_RANGE})()[0] === 3", timeout=30000)
+    context.close()

@@ -172,3 +172,13 @@ def test_committed_model_reads_the_sentence_right(tok):
                       Controls()).analysis
     assert a.classes[a.predicted] == "positive" and a.probs.max() > 0.9
     assert abs(a.without[a.tokens.index(" not")]) < 0.2  # the other clause's "not": no matter
+
+
+def test_a_layer_past_the_classifier_is_named_not_shown_silently(loaded, tok):
+    """#30: the Layer slider went to 3 on a 2-layer classifier and showed layer 1 without a
+    word (the page now bounds the slider; a value from elsewhere is still named)."""
+    n = loaded.model.config.n_layers
+    v = classify_view(loaded, tok, "I am not sad.", Controls(layer=n + 1))
+    assert f"This classifier has {n} layers: showing layer {n - 1}." in v.status
+    assert "This classifier has" not in classify_view(loaded, tok, "I am not sad.",
+                                                      Controls(layer=n - 1)).status
