@@ -143,6 +143,23 @@ def test_through_the_layers_follows_typing_and_keeps_markup_as_text(laptop):
     assert np.all(z[:, 3:] == 0)
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_through_the_layers_words_pass_aa_in_chromium(chromium, extras_url, theme):
+    """#30: text on the coloured words measured 3.4-4.4:1; read from the page as drawn."""
+    from tests.ui.test_contrast import AA, CONTRAST_JS
+
+    context, page = open_page(chromium, extras_url, query={"__theme": theme})
+    open_tab(page, "Through the layers", "#layers-heatmap")
+    page.wait_for_function("() => document.querySelectorAll('#layers-text .token').length > 5",
+                           timeout=WAIT)
+    page.wait_for_timeout(300)
+    measured = page.evaluate(CONTRAST_JS, "#layers-text")
+    context.close()
+    assert len(measured) > 5
+    worst = min(measured, key=lambda m: m[1])
+    assert worst[1] >= AA, f"{theme}: {worst}"
+
+
 # --------------------------------------------------------------------------- training
 
 

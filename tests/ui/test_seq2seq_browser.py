@@ -115,3 +115,31 @@ def test_seq2seq_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     assert scroll <= 390 + 2, f"the page is {scroll}px wide on a 390px phone"
     page.screenshot(path=str(ARTIFACTS / "seq2seq-phone.png"), full_page=True)
     context.close()
+
+
+def test_the_output_words_pass_aa_in_dark_mode(browser, app_url):  # noqa: F811
+    """#30: #s2s-output in dark mode was 2.9:1 (black on the dark shades Gradio mixes from
+    the colour map); read from the page as drawn, with words written and the current one."""
+    from tests.ui.test_contrast import AA, CONTRAST_JS
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(app_url + "?__theme=dark")
+    page.wait_for_selector("#sentence textarea", timeout=30000)
+    open_tab(page)
+    box = page.locator("#s2s-source textarea")
+    box.wait_for(timeout=30000)
+    box.fill(WORDS[:-1])
+    box.press_sequentially(WORDS[-1])
+    wait_for_status(page, "5 source words", "✅")
+    slider = page.locator("#s2s-step input[type=range]")
+    slider.focus()
+    for _ in range(3):  # step 4: three words written, the fourth the current one
+        slider.press("ArrowRight")
+    page.wait_for_function(f"() => ({OUTPUT})().includes('moon')", timeout=20000)
+    page.wait_for_timeout(300)
+    measured = page.evaluate(CONTRAST_JS, "#s2s-output")
+    context.close()
+    assert len(measured) >= 4
+    worst = min(measured, key=lambda m: m[1])
+    assert worst[1] >= AA, worst
