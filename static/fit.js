@@ -23,6 +23,7 @@
 
   const MIN_FONT = 12; // CSS px of any figure text on a big screen
   const MIN_HEIGHT = 220; // a step's figure is never squeezed below this to fit the screen
+  const ROOMY_ROW = MIN_FONT + 2; // CSS px a projected heatmap row needs for its label
   // One head's square heatmap in each of these; only Explore's large head grows on a
   // big screen.
   const SQUARE_HEADS = ["head-large", "cmp-left", "cmp-right", "cmp-diff", "training-head",
@@ -50,6 +51,7 @@
       const top = gd.getBoundingClientRect().top + window.scrollY;
       const height = room ?? Math.max(320,
         Math.round(window.innerHeight - Math.min(top, 140) - 8));
+      stackIfCramped(gd, height, tokens.length);
       // about 110 px go to the title and the rotated key labels below the squares, 150
       // to the query labels and the colour bar beside them; a label as tall as its row
       const side = Math.min(height - 110, gd.clientWidth - 150);
@@ -67,6 +69,27 @@
         y: Math.max(want.y ?? MIN_FONT, MIN_FONT) };
     }
     return want;
+  }
+
+  // A step's large head beside the guesses (static/steps.js: data-ae-step-together) gets
+  // two thirds of the row; where that leaves its rows less than ROOMY_ROW px (step 2's 25
+  // tokens on a projector: 9 px rows under 12 px labels), the row stacks (static/style.css)
+  // and the head takes the whole width, the guesses below it. Decided from the row's
+  // width, which stacking does not change, so it cannot flip back and forth.
+  function stackIfCramped(gd, height, n) {
+    const row = gd.closest("[data-ae-step-together]");
+    if (!row || !row.contains(document.getElementById("head-large"))) return;
+    const beside = Math.min(height - 110, row.clientWidth * 2 / 3 - 150) / Math.max(n, 1);
+    const stack = beside < ROOMY_ROW;
+    if (row.hasAttribute("data-ae-step-stack") !== stack) {
+      row.toggleAttribute("data-ae-step-stack", stack);
+      // the head's box is now wider (or narrower) than the figure drawn in it, and Plotly
+      // does not refit a figure whose layout has a width and a height (fit.js set one)
+      requestAnimationFrame(() => {
+        const w = gd.clientWidth;
+        if (w && Math.abs((gd.layout.width || 0) - w) > 4) Plotly.relayout(gd, { width: w });
+      });
+    }
   }
 
   // Every head as subplots: the height at which each panel is square, never taller than
@@ -110,7 +133,18 @@
     if (bar.length) Plotly.restyle(gd, { "colorbar.tickfont.size": MIN_FONT }, bar);
   }
 
+  // A figure drawn while its view was hidden (a step or the live loop redraws views in the
+  // background) was fitted to no width: fit it again once it has one, and whenever its
+  // width changes (its height follows its width; a change of height alone is ours).
+  const widths = new ResizeObserver((entries) => {
+    for (const e of entries) {
+      const gd = e.target, w = Math.round(e.contentRect.width);
+      if (w && w !== gd.__aeFitWidth) { gd.__aeFitWidth = w; figure(gd); }
+    }
+  });
+
   function figure(gd) {
+    if (!gd.__aeWatched) { gd.__aeWatched = true; widths.observe(gd); }
     if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
     const lay = gd.layout;
     const room = AE.steps ? AE.steps.room(gd) : null;

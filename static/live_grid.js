@@ -49,6 +49,14 @@ function palette(scale) {
   return out;
 }
 
+// The keyboard cursor's ring: static/style.css's focus colour for the paper's theme (the
+// notebook has no page stylesheet), and the paper's own colour inside it.
+function focusColours(paper) {
+  const [r, g, b] = rgb(paper);
+  const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  return { outer: dark ? "#93c5fd" : "#1d4ed8", inner: paper };
+}
+
 function decode(b64) {
   const s = atob(b64), out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
@@ -162,13 +170,19 @@ function redraw() {
   ctx.strokeStyle = p.colors.accent;
   ctx.lineWidth = 2.5;
   ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
-  if (cursor) { // keyboard focus: a dashed frame on the panel Enter would open
-    const [cl, ch] = cursor;
-    ctx.strokeStyle = p.colors.font;
-    ctx.setLineDash([4, 3]);
-    ctx.lineWidth = 1.5;
-    ctx.strokeRect(g.x(ch) + 2, g.y(cl) + 2, g.size - 4, g.size - 4);
-    ctx.setLineDash([]);
+  if (cursor) { // keyboard focus: a ring round the whole panel Enter would open
+    const [cl, ch] = cursor, ring = focusColours(p.colors.paper);
+    const x = g.x(ch), y = g.y(cl), s = g.size, outer = Math.min(4, s / 6);
+    const inner = Math.min(2, s / 12);
+    // two tones, so that one of them stands out on every colour of the scale: the page's
+    // focus blue (>= 6:1 on the paper) at the panel's edge, the paper's colour inside it
+    ctx.lineWidth = outer;
+    ctx.strokeStyle = ring.outer;
+    ctx.strokeRect(x + outer / 2, y + outer / 2, s - outer, s - outer);
+    ctx.lineWidth = inner;
+    ctx.strokeStyle = ring.inner;
+    ctx.strokeRect(x + outer + inner / 2, y + outer + inner / 2, s - 2 * outer - inner,
+                   s - 2 * outer - inner);
   }
   canvas.setAttribute("aria-label", "Attention of every head: " + p.layers + " layers × "
     + p.heads + " heads, " + n + " tokens. Click a square, or use the arrow keys and "
@@ -217,7 +231,7 @@ canvas.addEventListener("click", (ev) => {
   const at = hit(ev.offsetX, ev.offsetY);
   if (at) openHead(at[0], at[1]);
 });
-// The keyboard: Tab to the grid, arrows move the dashed frame, Enter opens that head.
+// The keyboard: Tab to the grid, arrows move the ring, Enter opens that head.
 canvas.tabIndex = 0;
 canvas.addEventListener("focus", () => {
   if (shown && shown.ok) { cursor = [...shown.selected]; redraw(); }

@@ -1,8 +1,8 @@
 // The page's own script (ui/page.py puts it in the page's <head>; it runs before Gradio
 // mounts the app, so everything below waits for elements or listens on the document).
 // It only changes presentation: which layout (projector mode), where focus goes (skip
-// links), whether the knobs drawer is open, the figures' accessible names, and which of
-// the head view's lines are drawn. It sends nothing to the server and clicks none of the
+// links), whether the knobs drawer is open, the phone's row of tabs, the figures'
+// accessible names, and which of the head view's lines are drawn. It sends nothing to the server and clicks none of the
 // live wiring's buttons (ui/controls.py, static/live_grid.js).
 (() => {
   const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
@@ -116,6 +116,34 @@
       // once, at load: a drawer starts closed; a column at the side stays open
       if (root.classList.contains("ae-drawer")) openDrawer(false);
     }
+  }
+
+  // ------------------------------------------------------------ phone: the row of tabs
+  // On a phone the tabs are one row that scrolls sideways (ui/page.py's CSS): it fades at
+  // an edge past which more tabs are, and the open tab is kept in its view (a step or a
+  // key press may open one that is scrolled away).
+  let shownTab = null;
+  function fitTabRow() {
+    const row = document.querySelector('#tabs [role="tablist"].tab-container');
+    if (!row) return;
+    if (!root.classList.contains("ae-drawer")) { row.removeAttribute("data-ae-more"); return; }
+    if (!row.__aeScroll) {
+      row.__aeScroll = true;
+      row.addEventListener("scroll", () => fitTabRow(), { passive: true });
+    }
+    const tab = row.querySelector('button[role="tab"][aria-selected="true"]');
+    if (tab && tab !== shownTab) {
+      shownTab = tab;
+      const r = row.getBoundingClientRect(), t = tab.getBoundingClientRect();
+      if (t.left < r.left || t.right > r.right) {
+        row.scrollBy({ left: t.left - r.left - (r.width - t.width) / 2, behavior: "instant" });
+      }
+    }
+    const left = row.scrollLeft > 2;
+    const right = row.scrollLeft + row.clientWidth < row.scrollWidth - 2;
+    const more = left && right ? "both" : left ? "left" : right ? "right" : null;
+    if (more === null) row.removeAttribute("data-ae-more");
+    else if (row.dataset.aeMore !== more) row.dataset.aeMore = more;
   }
 
   // ------------------------------------------------------------ figures
@@ -258,6 +286,7 @@
       if (b) b.setAttribute("aria-expanded", String(!!drawerOpen()));
     }
     syncSwitch();
+    fitTabRow();
   }
   let pending = false;
   new MutationObserver(() => {

@@ -7,6 +7,9 @@
 //                 continues from there, not from <body>) and bring the bar and the step's
 //                 figures onto the screen.
 //   back(where)   "All steps": open Start here again, focus its list of steps.
+//   (a chip)      while a step is on but its bar is not on screen (another view is open,
+//                 or the step was put aside on a big screen): "Back to step N" brings it
+//                 back.
 //   room(gd)      the height a figure of the shown step may take so that it fits on the
 //                 screen under the bar (static/fit.js sizes figures with it), or null.
 //   screenTop(), screenBottom()  what of the screen is the page's own (a phone's sentence
@@ -50,6 +53,7 @@
   function arrange() {
     const section = shownSection();
     placeBar(section);
+    showChip(section ? null : sectionOf(current));
     const now = section ? section.dataset.stamp : null;
     if (now !== arranged) {
       arranged = now;
@@ -81,6 +85,7 @@
       if (!keep.has(box)) {
         box.removeAttribute("data-ae-step-order");
         box.removeAttribute("data-ae-step-together");
+        box.removeAttribute("data-ae-step-stack"); // static/fit.js
       }
     });
   }
@@ -163,6 +168,86 @@
   ["wheel", "touchmove", "keydown", "pointerdown"].forEach((type) =>
     window.addEventListener(type, () => stopFollowing(), { capture: true, passive: true }));
 
+  // ---------------------------------------------------------------- a step put aside
+  // The step stays the class's until "All steps". In another view (the teacher shows
+  // something else, a student wanders off) its bar is not there: a small chip, "Back to
+  // step N", says a step is on and brings it back. On a big screen the bar covers the
+  // sentence and knobs; its "Sentence & knobs" button puts the step aside (the chip
+  // again), and its "Normal screen" is the page's switch (static/page.js).
+  let current = null; // {title, tab, stamp} of the step opened last, until "All steps"
+
+  const sectionOf = (c) => c && document.querySelector(
+    `#step-${CSS.escape(c.tab)} .ae-step[data-stamp="${CSS.escape(c.stamp)}"]`);
+
+  // The chip: a button early in the Tab order (in the page's top nav, ui/page.py), drawn
+  // fixed at the bottom right of the screen (static/style.css).
+  function chip() {
+    let c = document.getElementById("ae-step-chip");
+    if (!c) {
+      const nav = document.querySelector("#ae-top .ae-top");
+      if (!nav) return null;
+      c = document.createElement("button");
+      c.type = "button";
+      c.id = "ae-step-chip";
+      c.className = "ae-step-chip";
+      c.hidden = true;
+      nav.appendChild(c);
+    }
+    return c;
+  }
+
+  // The chip for ``section`` (the current step's, not on screen), or none (null).
+  function showChip(section) {
+    const c = chip();
+    if (!c) return;
+    const title = section ? (section.querySelector(".ae-step-title")?.textContent || "") : "";
+    const text = title ? "↩ Back to " + title.trim().replace(/^Step/, "step") : "";
+    if (c.textContent !== text) c.textContent = text; // text, never markup
+    if (c.hidden !== !text) c.hidden = !text;
+  }
+
+  async function resume() {
+    const c = current;
+    root.classList.remove("ae-step-aside");
+    if (!c) return;
+    const onScreen = () => {
+      const s = sectionOf(c);
+      return s && s.offsetParent !== null ? s : null;
+    };
+    if (!onScreen()) clickTab(c.title);
+    const section = await waitFor(onScreen, 10000);
+    if (!section) return;
+    arrange();
+    section.querySelector(".ae-step-title")?.focus({ preventScroll: true });
+    startFollowing(section);
+  }
+
+  async function putAside() {
+    stopFollowing();
+    root.classList.add("ae-step-aside");
+    arrange();
+    window.scrollTo({ top: 0, behavior: "instant" }); // the sentence, the knobs' top
+    // focus to the chip, once it can take it (a moment: it was in the hidden left column)
+    const c = await waitFor(() => {
+      const el = document.getElementById("ae-step-chip");
+      return el && !el.hidden && el.checkVisibility({ checkVisibilityCSS: true }) ? el : null;
+    }, 2000);
+    if (c) c.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("click", (ev) => {
+    const t = ev.target instanceof Element ? ev.target : null;
+    if (!t) return;
+    if (t.closest("#ae-step-chip")) { resume(); return; }
+    if (t.closest(".ae-step [data-ae-step-aside]")) { putAside(); return; }
+    // the bar's "Normal screen" (static/page.js switches): it is hidden in the normal
+    // layout, so focus goes on to the step's title
+    const section = t.closest(".ae-step");
+    if (section && t.closest(".ae-projector-switch")) {
+      requestAnimationFrame(() => section.querySelector(".ae-step-title")?.focus());
+    }
+  });
+
   // ---------------------------------------------------------------- opening a view
   function clickTab(title) {
     // a tab that does not fit the bar sits in Gradio's "More tabs" menu: its item is a
@@ -191,6 +276,7 @@
     let w;
     try { w = JSON.parse(where); } catch (e) { return; }
     if (!w || !w.title) return;
+    root.classList.remove("ae-step-aside");
     clickTab(w.title);
     // the bar is written by the same event that opened the view: 20 s for a busy server
     const section = await waitFor(() => {
@@ -199,6 +285,7 @@
       return s && s.offsetParent !== null ? s : null;
     }, 20000);
     if (!section) return;
+    current = { title: w.title, tab: w.tab, stamp: w.stamp };
     arrange();
     const heading = section.querySelector(".ae-step-title");
     if (heading) heading.focus({ preventScroll: true });
@@ -209,6 +296,9 @@
     let w;
     try { w = JSON.parse(where); } catch (e) { return; }
     stopFollowing();
+    current = null;
+    root.classList.remove("ae-step-aside");
+    arrange();
     clickTab(w.title);
     const radio = await waitFor(() => document.querySelector("#start-step input:checked"),
       10000);
@@ -227,5 +317,5 @@
   }).observe(document.documentElement, { childList: true, subtree: true });
 
   AE.steps = { open, back, room, screenTop, screenBottom,
-    state: () => ({ following: !!follow }) };
+    state: () => ({ following: !!follow, current: current && { ...current } }) };
 })();

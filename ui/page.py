@@ -6,7 +6,8 @@ Declarations only: the layouts themselves (laptop, projector, phone) are CSS in
 button), turns the knobs into a drawer on phones, moves focus for the skip links, names
 the figures for screen readers and lets a student tap a word in the head view;
 ``static/fit.js`` sizes the figures for the screen they are on; ``static/steps.js`` shows
-a Start-here step in the view it opened.
+a Start-here step in the view it opened; ``static/keys.js`` gives the tab lists and radio
+groups their arrow keys.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ PAGE_JS = (STATIC / "page.js").read_text()
 STEPS_JS = (STATIC / "steps.js").read_text()
 # How large each figure is drawn for the screen it is on (page.js calls it).
 FIT_JS = (STATIC / "fit.js").read_text()
+# Arrow keys in the tab lists and radio groups (one Tab stop each).
+KEYS_JS = (STATIC / "keys.js").read_text()
 
 # First on the page, so the first Tab press reaches the skip links (WCAG 2.4.1). The links
 # point at real ids, so they work without the script too (the script also moves focus).
@@ -44,47 +47,59 @@ def _css_string(text: str) -> str:
     return json.dumps(text)
 
 
-# Phones (static/page.js sets .ae-drawer on <html> there): one wrapped line of 13 tabs took
-# 7 rows, with section names in mid-row and a section's rule at a row's start. Instead the
-# bar is a grid of three columns in which each section starts a row, its name above its
-# first tab; the names of a row line up at the bottom, and each tab is a 44 px touch target.
-# (Gradio's wrapped bar draws a rule every 32 px as its background: none here.)
+# Phones (static/page.js sets .ae-drawer on <html> there): the 15 tabs wrapped into 7 rows
+# (300 px) and pushed the grid to y = 880 on first load. Instead they are one row that
+# scrolls sideways, each section's name above its first tab, each tab a 44 px touch target;
+# the row fades at an edge where more tabs are (static/page.js sets data-ae-more and keeps
+# the open tab in the row's view). (Gradio's wrapped bar draws a rule every 32 px as its
+# background: none here.)
 PHONE_TABS_CSS = """.ae-drawer #tabs .tab-container.wrap {
-  display: grid !important; grid-template-columns: repeat(3, minmax(0, 1fr));
-  align-items: end; column-gap: 0.25rem; background: none !important;
+  display: flex !important; flex-wrap: nowrap !important; align-items: stretch;
+  overflow-x: auto; overflow-y: hidden; overscroll-behavior-x: contain;
+  scroll-snap-type: x proximity; scrollbar-width: none; background: none !important;
+  border-bottom: 1px solid var(--border-color-primary);
+}
+.ae-drawer #tabs .tab-container.wrap::-webkit-scrollbar { display: none; }
+.ae-drawer #tabs .tab-container.wrap[data-ae-more="right"] {
+  mask-image: linear-gradient(to left, transparent, #000 2.5rem);
+}
+.ae-drawer #tabs .tab-container.wrap[data-ae-more="left"] {
+  mask-image: linear-gradient(to right, transparent, #000 2.5rem);
+}
+.ae-drawer #tabs .tab-container.wrap[data-ae-more="both"] {
+  mask-image: linear-gradient(to right, transparent, #000 2.5rem,
+                              #000 calc(100% - 2.5rem), transparent);
 }
 .ae-drawer #tabs .tab-container.wrap > button[role="tab"] {
-  min-height: 2.75rem; height: auto !important; white-space: normal; text-align: left;
-  line-height: 1.2;
-  padding: 0.35rem 0.4rem; margin-left: 0 !important; border-left: none !important;
+  flex: 0 0 auto; min-height: 2.75rem; height: auto !important; white-space: nowrap;
+  text-align: left; line-height: 1.2; padding: 0.3rem 0.55rem;
   flex-direction: column; align-items: flex-start; justify-content: flex-end;
-  overflow: visible;
+  overflow: visible; scroll-snap-align: start;
 }
 .ae-drawer #tabs button[role="tab"][data-tab-id]::before {
-  display: block; margin: 0 0 0.1rem; white-space: normal; letter-spacing: 0.01em;
+  display: block; margin: 0 0 0.1rem; letter-spacing: 0.01em;
 }"""
 
 
 def section_css(sections: list[tuple[str, list[str]]]) -> str:
     """CSS that writes each section's name before its first tab in the tab bar. The name is
     decoration for sighted users (``content: "..." / ""`` keeps it out of the tab's
-    accessible name); every tab keeps its own label. On a phone each section starts a row
-    of the bar's grid (``PHONE_TABS_CSS``)."""
+    accessible name); every tab keeps its own label. On a phone the bar is one row that
+    scrolls sideways (``PHONE_TABS_CSS``)."""
     rules = [PHONE_TABS_CSS]
     for i, (name, tab_ids) in enumerate(sections):
         if not tab_ids:
             continue
         sel = f'#tabs button[role="tab"][data-tab-id={_css_string(tab_ids[0])}]'
         rules.append(f"{sel}::before {{ content: {_css_string(name)} / \"\"; }}")
-        rules.append(f".ae-drawer {sel} {{ grid-column-start: 1; }}")
         if i:  # a gap and a rule between sections
             rules.append(f"{sel} {{ margin-left: 0.6rem; border-left: 1px solid "
                          "var(--border-color-primary); }")
-            rules.append(f".ae-drawer {sel} {{ margin-top: 0.6rem; }}")
     return "\n".join(rules)
 
 
 def head(sections: list[tuple[str, list[str]]]) -> str:
     """HTML for ``launch(head=...)``: the section names as CSS and the page scripts."""
     return (f"<style>\n{section_css(sections)}\n</style>\n"
-            + "".join(f"<script>\n{js}\n</script>\n" for js in (STEPS_JS, FIT_JS, PAGE_JS)))
+            + "".join(f"<script>\n{js}\n</script>\n"
+                      for js in (STEPS_JS, FIT_JS, KEYS_JS, PAGE_JS)))

@@ -72,3 +72,23 @@ def test_the_ablation_ranking_fits_a_phone(browser, app_url):  # noqa: F811
             heads
     finally:
         page.close()
+
+
+def test_the_grid_begins_on_the_first_screen(browser, app_url):  # noqa: F811
+    """The tab menu is one row (ui/page.py): the grid's first squares are on the first
+    screen, above the knobs drawer's bar (it began at y = 948, under 7 rows of tabs)."""
+    page = browser.new_page(**PHONE)
+    try:
+        page.goto(app_url)
+        page.wait_for_function(GRID_DRAWN, timeout=WAIT)
+        at = page.evaluate("""() => { const c = document.querySelector('#grid canvas'),
+            g = c.__aeGrid.geom, r = c.getBoundingClientRect();
+            return {top: r.top, squares: r.top + g.top, scrollY: window.scrollY,
+                    tabs: document.querySelector('#tabs [role=tablist]')
+                      .getBoundingClientRect().height,
+                    drawer: document.querySelector('#controls').getBoundingClientRect().top};
+            }""")
+        assert at["scrollY"] == 0 and at["tabs"] < 70, at
+        assert at["squares"] + 60 <= at["drawer"] <= 844, at
+    finally:
+        page.close()

@@ -168,7 +168,7 @@ def test_a_whole_step_from_the_keyboard(browser, app_url, path):  # noqa: F811
         page.close()
 
 
-def test_all_steps_goes_back_to_the_list_and_hides_the_step(browser, app_url):  # noqa: F811
+def test_all_steps_goes_back_to_the_list_and_hides_the_step(browser, app_url, path):  # noqa: F811
     page = open_step(browser, app_url, 6, **LAPTOP)
     try:
         page.locator("#start-setup").click()
@@ -183,7 +183,8 @@ def test_all_steps_goes_back_to_the_list_and_hides_the_step(browser, app_url):  
         assert wait_shown(page, 8)["tab"] == "Patch"  # the copy set up in the Patch view
         page.wait_for_function("() => document.querySelector('#patch-corrupt textarea')"
                                ".value.includes('moon sock bell')", timeout=WAIT)
-        assert page.locator("#step-patch-next").is_hidden()  # the last step
+        # "Next step" only where a step follows (step 9, the Lab's, came after this one)
+        assert page.locator("#step-patch-next").is_hidden() == (len(path) == 8)
         page.locator("#step-patch-all").click()
         page.wait_for_function("() => { const c = document.querySelector("
                                "'#start-step input:checked'); return !!c && c === "
@@ -243,5 +244,113 @@ def test_the_share_links_qr_code_reads_from_the_screen(browser, app_url, screen)
         shot = Image.open(io.BytesIO(page.screenshot()))
         read = [r.text for r in zxingcpp.read_barcodes(shot)]
         assert read == [link.input_value()], read
+    finally:
+        page.close()
+
+
+CHIP = """() => { const c = document.getElementById('ae-step-chip');
+  if (!c || c.hidden) return null; const r = c.getBoundingClientRect();
+  return {text: c.innerText.trim(), top: r.top, bottom: r.bottom, left: r.left,
+          right: r.right, focused: document.activeElement === c}; }"""
+
+
+def test_in_another_view_a_chip_leads_back_to_the_step(browser, app_url, path):  # noqa: F811
+    """A step is on until "All steps": in a view that is not the step's (the teacher shows
+    something else) its bar is not there, and a chip "Back to step N" is, on the screen;
+    it opens the step's view with the step focused. After "All steps" no chip."""
+    page = open_step(browser, app_url, 2, **LAPTOP)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 2)
+        assert page.evaluate(CHIP) is None  # the bar is on screen: no chip
+        click_tab(page, "Ablate")
+        page.wait_for_function(f"() => !!({CHIP})()", timeout=WAIT)
+        chip = page.evaluate(CHIP)
+        assert chip["text"].startswith(f"↩ Back to step 2 of {len(path)}"), chip
+        assert 0 <= chip["top"] and chip["bottom"] <= 900 and chip["right"] <= 1366, chip
+        assert page.evaluate(SHOWN) is None  # Ablate shows no step
+        page.locator("#ae-step-chip").click()
+        assert wait_shown(page, 2)["tab"] == "Explore"
+        page.wait_for_function(FOCUSED, timeout=WAIT)
+        assert page.evaluate(CHIP) is None
+        # Start here too offers the way back; "All steps" ends the step: no chip anywhere
+        click_tab(page, "Start here")
+        page.wait_for_function(f"() => !!({CHIP})()", timeout=WAIT)
+        click_tab(page, "Explore")
+        wait_shown(page, 2)
+        page.locator("#step-explore-all").click()
+        page.wait_for_function("() => document.activeElement.closest('#start-step')",
+                               timeout=WAIT)
+        click_tab(page, "Ablate")
+        page.wait_for_timeout(500)
+        assert page.evaluate(CHIP) is None
+    finally:
+        page.close()
+
+
+def test_big_screen_keeps_normal_screen_and_the_knobs_in_reach(browser, app_url):  # noqa: F811
+    """On a projector the step covers the left column (sentence, knobs, the switch): its bar
+    has "Normal screen" and "Sentence & knobs", which puts the step aside behind the chip."""
+    page = open_step(browser, app_url, 2, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 2)
+        page.wait_for_function(FOCUSED, timeout=WAIT)
+        bar = page.locator("#step-explore")
+        aside = bar.get_by_role("button", name="Sentence & knobs")
+        normal = bar.get_by_role("button", name="Normal screen")
+        for b in (aside, normal):
+            box = b.bounding_box()
+            assert box and 0 <= box["y"] and box["y"] + box["height"] <= 480, box
+        assert page.locator("#heads").evaluate(
+            "e => getComputedStyle(e).visibility") == "hidden"  # covered by the step
+        # from the keyboard: the step's title, Tab to the reveal, Tab to the first tool
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.innerText.trim()") \
+            == "Sentence & knobs"
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => {{ const c = ({CHIP})(); return !!c && c.focused; }}",
+                               timeout=WAIT)
+        assert page.evaluate(SHOWN) is None
+        page.locator("#heads").get_by_text("8", exact=True).click()  # a knob, in reach
+        page.wait_for_function("() => document.querySelector('#heads input:checked')"
+                               ".value === '8'", timeout=WAIT)
+        assert page.locator("#ae-top .ae-projector-switch").first.is_visible()
+        page.keyboard.press("Shift+Tab")  # back to the chip, and Enter: the step again
+        page.locator("#ae-step-chip").focus()
+        page.keyboard.press("Enter")
+        wait_shown(page, 2)
+        page.wait_for_function(FOCUSED, timeout=WAIT)
+        # the bar's Normal screen: the normal layout, the step at the top of its view
+        normal.click()
+        page.wait_for_function("() => !document.documentElement.classList"
+                               ".contains('ae-projector')", timeout=WAIT)
+        page.wait_for_function(FOCUSED, timeout=WAIT)
+        assert bar.evaluate("e => getComputedStyle(e).position") != "fixed"
+        assert "projector=0" in page.url
+    finally:
+        page.close()
+
+
+def test_step_2s_large_head_has_room_on_a_projector(browser, app_url, path):  # noqa: F811
+    """25 tokens beside the guesses left 9 px rows under 12 px labels: the head takes the
+    view's width there, the guesses below it (static/fit.js)."""
+    page = open_step(browser, app_url, 2, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 2)
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+        rows = """() => { const gd = document.querySelector('#head-large .js-plotly-plot'),
+            L = gd._fullLayout, n = (gd.layout.yaxis.ticktext || []).length;
+            return {n, row: L.yaxis._length / n, font: L.yaxis.tickfont.size,
+                    width: L.width, box: gd.clientWidth}; }"""
+        page.wait_for_function(f"() => {{ const r = ({rows})(); return r.n > 20 && "
+                               "r.row >= 13 && r.font >= 13 && r.font <= r.row + 0.5 && "
+                               "Math.abs(r.width - r.box) < 5; }", timeout=WAIT)
+        # the guesses come right under it
+        head = page.locator("#head-large").bounding_box()
+        guesses = page.locator("#predictions").bounding_box()
+        assert guesses["y"] >= head["y"] + head["height"] - 1, (head, guesses)
     finally:
         page.close()
