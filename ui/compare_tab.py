@@ -93,8 +93,16 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             return None, None, None, None, None, FAILED
         return v.left_head, v.right_head, v.difference, v.per_head, v.predictions, v.status
 
+    def shown(request: gr.Request, text, *values):
+        """The page's update: the difference figures hidden when there is none (two models
+        that read the sentence as different tokens), not left as empty boxes."""
+        out = list(compute(request, text, *values))
+        for i in (2, 3):
+            out[i] = gr.Plot(value=out[i], visible=out[i] is not None or out[0] is None)
+        return out
+
     # A Swap changes up to twelve values; their triggers all click one always_last update.
-    wire_live(panel, TAB, dict(fn=compute, inputs=inputs, outputs=outputs),
+    wire_live(panel, TAB, dict(fn=shown, inputs=inputs, outputs=outputs),
               extra=[c.change for c in right])
     api.click(compute, inputs, outputs, api_name="compare")
 

@@ -43,10 +43,10 @@ def unknown_words_message(places: list[int], n_words: int = len(LAB_WORDS)) -> s
     """What the page says when words of a sentence are not the Lab model's (plain text,
     one line; ``places``: 1-based places of the unknown words, never the words)."""
     where = ", ".join(_ordinal(p) for p in places[:5]) + (", …" if len(places) > 5 else "")
-    word = "word" if len(places) == 1 else "words"
-    return (f"Your Lab model knows only its {n_words} words, separated by spaces, no "
-            f"punctuation: {', '.join(LAB_WORDS)}. The {where} {word} of your sentence "
-            f"{'is' if len(places) == 1 else 'are'} not among them.")
+    which = (f"The {where} word of your sentence is" if len(places) == 1
+             else f"The {where} words of your sentence are")
+    return (f"{which} not one your Lab model knows. It reads only its {n_words} words, "
+            f"separated by spaces, no punctuation: {', '.join(LAB_WORDS)}.")
 
 
 def _ordinal(n: int) -> str:
@@ -65,6 +65,7 @@ class LabTokenizer:
             raise ValueError("the Lab's words must be distinct lower-case words")
         self._ids = {w: i + 1 for i, w in enumerate(self.words)}
         self.eot_id = self.pad_id = BOS  # the start token stands where the zoo's would
+        self.joiner = " "  # pieces are words: spaces join them into text (an export's)
         self.mask_id = -1  # no masked-word Lab model: no id is ever the mask
 
     @property

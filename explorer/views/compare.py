@@ -182,11 +182,11 @@ def compare_runs(left: Run, right: Run, tok: Tokenizer, k: int = TOP_K,
     two_vocabularies = right_tok is not None and right_tok is not tok
     per_layer = left.n_heads != right.n_heads
     n_layers = min(left.n_layers, right.n_layers)
-    if per_layer:
+    if per_layer and not two_vocabularies:  # (two vocabularies: nothing is subtracted)
         notes.append(f"The two models have different head counts ({left.n_heads} vs "
                      f"{right.n_heads}), so heads cannot be paired: the difference compares "
                      f"each layer's average over its heads.")
-    if left.n_layers != right.n_layers:
+    if left.n_layers != right.n_layers and not two_vocabularies:
         notes.append(f"The models have {left.n_layers} and {right.n_layers} layers; only the "
                      f"first {n_layers} are compared.")
     diff = moved = None

@@ -71,6 +71,8 @@ class Capture:
     patterns: np.ndarray  # [layer, head, q, k] float32, rows sum to 1
     scores: np.ndarray  # [layer, head, q, k] float32, raw q·kᵀ before scaling and mask
     settings: dict = field(default_factory=dict)  # JSON-safe description of the knobs
+    joiner: str = ""  # what joins the tokens into the text ("" for the zoo's, which carry
+    # their spaces; " " for a Lab model's words: explorer/models/lab_tokenizer.py)
 
     @property
     def empty(self) -> bool:
@@ -78,7 +80,7 @@ class Capture:
 
     @property
     def text(self) -> str:
-        return "".join(self.tokens)
+        return self.joiner.join(self.tokens)
 
 
 def export_capture(model: Transformer, tok: Tokenizer, text: str, name: str,
@@ -105,7 +107,8 @@ def export_capture(model: Transformer, tok: Tokenizer, text: str, name: str,
                               names=["*hook_pattern", "*hook_scores"])
     patterns = cache.stack("attn.hook_pattern")[:, 0].numpy().astype(np.float32)
     scores = cache.stack("attn.hook_scores")[:, 0].numpy().astype(np.float32)
-    return Capture(name, list(prep.pieces), list(prep.ids), patterns, scores, info)
+    return Capture(name, list(prep.pieces), list(prep.ids), patterns, scores, info,
+                   getattr(tok, "joiner", ""))
 
 
 # --------------------------------------------------------------------------- formats

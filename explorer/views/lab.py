@@ -17,7 +17,7 @@ import numpy as np
 from explorer.figures.attention import attention_grid_spec
 from explorer.figures.lab import lab_chart_spec
 from explorer.figures.plotly_json import plot_value
-from explorer.models.lab_tokenizer import START_LABEL, LabTokenizer
+from explorer.models.lab_tokenizer import LAB_WORDS, START_LABEL, LabTokenizer
 from explorer.training.head_scores import best_head
 from explorer.training.lab import FORMED, LabSettings
 from explorer.training.lab_runner import LabRunner
@@ -142,10 +142,10 @@ def open_message(about: str | None) -> str:
         return ("⚠️ There is no finished run of yours to open: press **Train** and let it "
                 "finish (a stopped run is not kept).")
     return (f"✅ **Your model is open** ({about}). The Model knob now says *my Lab model* and "
-            "the sentence is the Lab's sequence said twice, in words: each of the 63 tokens "
-            "has a name (*cat*, *dog*, *sun*, …), and the model reads only those. Open "
-            "**Explore**, **Inside one head**, **Ablate**, **Compare** or **Take it home** to "
-            "look inside it. It stays open while this page is open.")
+            "the sentence is the Lab's sequence said twice, in words. Open **Explore**, "
+            "**Inside one head**, **Ablate**, **Compare** or **Take it home** to look inside "
+            "it; it stays open while this page is open.\n\nEach of its 63 tokens has a word, "
+            "and it reads only these, separated by spaces: " + ", ".join(LAB_WORDS) + ".")
 
 
 def class_table(rows: list[dict]) -> str:

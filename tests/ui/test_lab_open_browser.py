@@ -106,7 +106,7 @@ def test_open_my_model_puts_it_in_the_views_of_this_session_only(browser, lab_ur
     type_sentence(page, "cat sun tree cat sun")
     grid_says(page, "<start> cat sun tree cat sun")
     type_sentence(page, "cat zebra")
-    page.wait_for_function(f"() => ({CAPTION})().includes('knows only its 63 words')",
+    page.wait_for_function(f"() => ({CAPTION})().includes('not one your Lab model knows')",
                            timeout=WAIT)
     assert "zebra" not in page.evaluate(CAPTION)
     page.wait_for_function("() => document.querySelector('#status').innerText"

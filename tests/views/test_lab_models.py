@@ -174,6 +174,7 @@ def test_compare_sets_a_lab_model_beside_a_zoo_model_word_by_word(models, resour
     v = compare_view(shared, tok, TEXT, a, b, sources=sides)
     assert v.left_head is not None and v.right_head is not None and v.difference is None
     assert "word by word" in v.status
+    assert "head counts" not in v.status and "layers; only" not in v.status  # nothing paired
     rows = v.comparison.predictions
     words = [w for w, _, _ in rows]
     assert len(words) == len(set(words)) and all(w == w.strip().lower() for w in words)
@@ -190,6 +191,8 @@ def test_take_it_home_exports_the_lab_model_but_makes_no_link(models, tmp_path):
     status, big, grid, link, qr = take_home_view(zoo, tok, TEXT, LAB, "http://x/")
     assert big is not None and grid is not None and link == "" and qr is None
     assert "No link for your Lab model" in status and "Your Lab model" in status
+    caption = " ".join(a.text for a in big.layout.annotations)
+    assert "cat sun tree dog" in caption  # the words as typed, not run together
     path = lab_model_file(zoo, LAB)
     assert path.endswith(f"{LAB_MODEL_NAME}.safetensors")
     zoo_controls = ["next word (causal)", *LAB[1:]]
