@@ -4,13 +4,15 @@ sequence said twice in words as the sentence; Explore's grid (the keystroke path
 sentence a student types in the Lab's words, says which word it does not know; Inside one
 head, Compare (against a zoo model), Ablate (its own heads to switch off) and Take it home
 (no link, the model as a file) show the same model. A second session sees no such choice,
-and a keystroke it sends for "my Lab model" is told it has none. The page is purpose-built
+and a keystroke it sends for "my Lab model" is told it has none; closing the page closes
+the model. The page is purpose-built
 (the sentence box, the knobs, the five views and the Lab) in a ClassroomBlocks, as the app
 serves it (the client guard names a keystroke's session); its runner has its own cache."""
 
 from __future__ import annotations
 
 import functools
+import time
 
 import pytest
 
@@ -56,9 +58,10 @@ def lab_url(resources, tmp_path_factory):
     from explorer.views.lab import LabRunner
 
     runner = LabRunner(tmp_path_factory.mktemp("lab-cache"), workers=1)
+    demo = lab_page(*resources, runner)
     try:
-        with serve(lab_page(*resources, runner)) as url:
-            yield url
+        with serve(demo) as url:
+            yield url, demo
     finally:
         runner.close()
 
@@ -78,6 +81,7 @@ def type_sentence(page, text: str) -> None:
 def test_open_my_model_puts_it_in_the_views_of_this_session_only(browser, lab_url):  # noqa: F811
     from explorer.views.lab import PROBE_SENTENCE
 
+    lab_url, demo = lab_url
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     page.goto(lab_url)
@@ -154,4 +158,9 @@ def test_open_my_model_puts_it_in_the_views_of_this_session_only(browser, lab_ur
     click_tab(page, "Explore")
     type_sentence(page, "sun moon")
     grid_says(page, "<start> sun moon")
-    context.close()
+    assert len(demo.lab_models) == 1
+    context.close()  # the page is closed: its model goes (the page's unload)
+    deadline = time.monotonic() + 40
+    while len(demo.lab_models) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert len(demo.lab_models) == 0
