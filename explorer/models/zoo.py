@@ -51,6 +51,13 @@ class Zoo:
     def get(self, name: str) -> Transformer | None:
         return self.models.get(name)
 
+    def title(self, name: str) -> str:
+        """How a status line names the model (Markdown, no user text): "Model **NAME**", or
+        "**Your Lab model**" for a student's own (explorer/views/lab_models.py)."""
+        if self.cards.get(name, {}).get("lab"):
+            return "**Your Lab model**"
+        return f"Model **{name}**"
+
     def why_missing(self, name: str) -> str:
         if name in self.unavailable:
             return f"The checkpoint {name} could not be loaded: {self.unavailable[name]}"

@@ -299,7 +299,7 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
             title="How far each head's attention moved")
 
     where = "next word" if config.causal else "the [mask]"
-    lines = [f"Model **{name}** · {plural(len(a.tokens), 'token')} · predictions for {where}"]
+    lines = [f"{zoo.title(name)} · {plural(len(a.tokens), 'token')} · predictions for {where}"]
     if settings.resolve(config).interventions:
         lines.append("🧪 Also an experiment on the trained model: "
                      + "; ".join(settings.resolve(config).interventions) + ".")

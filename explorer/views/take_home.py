@@ -67,8 +67,7 @@ def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: st
                           selected=(layer, head))
     stamp(big, capture)
     stamp(grid, capture)
-    model = ("**Your Lab model**" if zoo.cards.get(picked.name, {}).get("lab")
-             else f"Model **{picked.name}**")
+    model = zoo.title(picked.name)
     lines = [f"{model} · {plural(len(capture.tokens), 'token')} · "
              f"picked head **L{layer} H{head}**"]
     interventions = capture.settings.get("interventions") or []

@@ -227,6 +227,7 @@ def test_ablate_switches_heads_of_the_lab_model_and_its_ranking_is_its_own(model
     v = ablate_view(zoo, tok, TEXT, c, ["L1 H0", "L3 H3"])  # L3 H3: not in a 2 × 2 model
     assert v.grid is not None and v.ranking is not None and len(v.table) == 4
     assert "L3 H3" not in str(v.grid.to_json())
+    assert v.status.startswith("**Your Lab model**") and LAB_MODEL_NAME not in v.status
     first = model_key(zoo, LAB_MODEL_NAME)
     models.open("mine", *trained)  # opened again: another model for a cached ranking
     again = model_key(models.get("mine").zoo, LAB_MODEL_NAME)
