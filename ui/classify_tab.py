@@ -8,7 +8,7 @@ import gradio as gr
 from gradio.context import get_blocks_context
 
 from explorer.views.classify import classify_view, load_classifier
-from explorer.views.controls import MAX_CHARS, TOKENS_HELP, BadControl, parse_controls
+from explorer.views.controls import BOX_CHARS, TOKENS_HELP, BadControl, parse_controls
 from ui.controls import Panel, wire_live
 
 log = logging.getLogger("attention_explorer")
@@ -100,7 +100,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # Its own box: its examples are for this model, and must not replace the sentence the
     # other views show.
     text = gr.Textbox(EXAMPLES[0], label="Sentence for the classifier", lines=1,
-                      max_length=MAX_CHARS, elem_id="classify-text")
+                      max_length=BOX_CHARS, elem_id="classify-text")
     status = gr.Markdown(elem_id="classify-status")
     with gr.Row(equal_height=False):
         probs = gr.Plot(show_label=False, elem_id="classify-probs", min_width=260, scale=2)

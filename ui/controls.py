@@ -32,9 +32,9 @@ import gradio as gr
 from gradio.context import get_blocks_context
 
 from explorer.views.controls import (
+    BOX_CHARS,
     HEADS,
     MASK_CHOICES,
-    MAX_CHARS,
     OBJECTIVES,
     POSITIONAL,
     SCALE_CHOICES,
@@ -118,7 +118,7 @@ class LiveView:
 
 
 def build_sentence() -> gr.Textbox:
-    text = gr.Textbox(label="Your sentence", lines=2, max_length=MAX_CHARS, value=EXAMPLES[0],
+    text = gr.Textbox(label="Your sentence", lines=2, max_length=BOX_CHARS, value=EXAMPLES[0],
                       elem_id="sentence", info="Updates as you type.")
     with gr.Accordion("Examples that show something", open=False, elem_id="examples"):
         # an example changes the box's value: the live loop follows it (.change)

@@ -14,7 +14,7 @@ import logging
 
 import gradio as gr
 
-from explorer.views.controls import MAX_CHARS, BadControl, parse_controls
+from explorer.views.controls import BOX_CHARS, BadControl, parse_controls
 from explorer.views.patch import (
     EXAMPLES,
     PAIR_HEADERS,
@@ -82,7 +82,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
     corrupt = gr.Textbox(label="Corrupted copy (the same number of tokens)", lines=2,
-                         max_length=MAX_CHARS, elem_id="patch-corrupt")
+                         max_length=BOX_CHARS, elem_id="patch-corrupt")
     bar.own["corrupt"] = corrupt  # a step sets the copy too (step 8: the example's)
     with gr.Row():
         make = gr.Button("Make a corrupted copy", size="sm", elem_id="patch-make")

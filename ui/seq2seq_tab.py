@@ -7,10 +7,9 @@ import logging
 
 import gradio as gr
 
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import BOX_CHARS, BadControl, parse_controls
 from explorer.views.seq2seq import (
     EXAMPLES,
-    MAX_CHARS,
     MAX_WORDS,
     MIN_WORDS,
     OTHER_DEFAULT,
@@ -55,10 +54,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     gr.Markdown(INTRO)
     with gr.Row(equal_height=False):
         source = gr.Textbox(label="Your list of words", value=EXAMPLES[0], lines=1,
-                            max_length=MAX_CHARS, elem_id="s2s-source",
+                            max_length=BOX_CHARS, elem_id="s2s-source",
                             info="Updates as you type. Spaces or commas between words.")
         other = gr.Textbox(label="A second list (for the padding view)", value=OTHER_DEFAULT,
-                           lines=1, max_length=MAX_CHARS, elem_id="s2s-other")
+                           lines=1, max_length=BOX_CHARS, elem_id="s2s-other")
     gr.Examples(EXAMPLES, inputs=source, label="Examples")
     with gr.Accordion(f"The {len(WORDS)} words this model knows", open=False):
         gr.Markdown(", ".join(WORDS))

@@ -19,7 +19,8 @@ from explorer.models.zoo import LAB_MODEL_NAME, checkpoint_name
 
 # What the page reads from the layers below, all through this module (``ui/`` imports only
 # from ``explorer.views``): the sentence box's limit, the tokens' explanation, plurals.
-__all__ = ["EMPTY_STATE", "HEADS", "LAB_OBJECTIVE", "MASK_CHOICES", "MAX_CHARS", "OBJECTIVES",
+__all__ = ["BOX_CHARS", "EMPTY_STATE", "HEADS", "LAB_OBJECTIVE", "MASK_CHOICES", "MAX_CHARS",
+           "OBJECTIVES",
            "POSITIONAL", "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl",
            "Controls", "parse_controls", "plural", "picked_or_status"]
 
@@ -33,6 +34,9 @@ POSITIONAL = ("none", "sinusoidal", "learned", "rotary", "alibi")
 MASK_CHOICES = {"as trained": None, "on": True, "off": False}
 SCALE_CHOICES = {"1/√d_head": "d_head", "1/√d_model": "d_model", "none": "none"}
 TEMPERATURE_RANGE = (0.1, 5.0)
+# What a text box keeps: a long paste stays whole in the box (a box that cut it at MAX_CHARS
+# did so silently); the server reads the first MAX_CHARS and the status says so.
+BOX_CHARS = 10 * MAX_CHARS
 EMPTY_STATE = ("✏️ Type a sentence above (or pick an example) to see what every attention "
                "head does with it.")
 

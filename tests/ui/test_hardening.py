@@ -27,7 +27,7 @@ import app
 import ui.controls
 from explorer.analysis.run import MAX_CHARS, prepare
 from explorer.figures.labels import EMPTY, SPACE, axis_labels
-from explorer.views.controls import EMPTY_STATE, Controls
+from explorer.views.controls import BOX_CHARS, EMPTY_STATE, Controls
 from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json, heatmaps
 from tests.server import app_url, local_client, serve  # noqa: F401  (fixture)
@@ -276,8 +276,11 @@ def test_no_component_renders_user_text_as_html_and_none_takes_files(resources):
                gr.Video, gr.Model3D, gr.Gallery, gr.MultimodalTextbox, gr.ImageSlider)
     fns = list(demo.fns.values())
     sentence = [c for c in demo.blocks.values()
-                if isinstance(c, gr.Textbox) and getattr(c, "max_length", None) == MAX_CHARS]
-    assert sentence, "the sentence box (max_length=MAX_CHARS) was not found"
+                if isinstance(c, gr.Textbox) and getattr(c, "max_length", None) == BOX_CHARS]
+    assert sentence, "the sentence box (max_length=BOX_CHARS) was not found"
+    # a paste longer than the server reads stays whole in the box, and the status says
+    # what was read (a box cut at MAX_CHARS did so silently, #30)
+    assert BOX_CHARS > MAX_CHARS
     taking_files = [c for fn in fns for c in fn.inputs if isinstance(c, uploads)]
     taking_files += [c for c in demo.blocks.values()
                      if isinstance(c, uploads) and getattr(c, "interactive", None) is True]
