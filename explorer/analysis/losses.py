@@ -21,6 +21,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from explorer.analysis.run import plural
 from explorer.models.device import model_device
 from explorer.models.settings import AttentionSettings
 from explorer.models.transformer import Transformer
@@ -53,7 +54,7 @@ def loss_spec(ids: Sequence[int], causal_model: bool, mask_id: int,
         n = len(ids) - 1
         return LossSpec(torch.tensor([ids]), torch.zeros(n, dtype=torch.long),
                         torch.arange(n), torch.tensor(ids[1:]),
-                        f"mean next-word cross-entropy over {n} positions")
+                        f"mean next-word cross-entropy over {plural(n, 'position')}")
     scorable = [i for i, t in enumerate(ids) if t != mask_id]
     if not scorable:
         return "The loss needs at least one word that is not [mask]."
@@ -66,7 +67,7 @@ def loss_spec(ids: Sequence[int], causal_model: bool, mask_id: int,
     return LossSpec(batch, torch.arange(len(scorable)), cols,
                     torch.tensor([ids[i] for i in scorable]),
                     f"mean cross-entropy of guessing each word when it is hidden as [mask], "
-                    f"over {len(scorable)} positions")
+                    f"over {plural(len(scorable), 'position')}")
 
 
 def spec_loss(model: Transformer, spec: LossSpec,

@@ -59,7 +59,7 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
         legend={"orientation": "h", "y": -0.2, "yanchor": "top", "font": {"size": 12}},
         xaxis={**axis, "title": {"text": "training step"}, "anchor": "y2",
                "range": [0, last]},
-        yaxis={**axis, "title": {"text": "loss (nats)"}, "domain": [0.56, 1.0],
+        yaxis={**axis, "title": {"text": "loss (lower = better)"}, "domain": [0.56, 1.0],
                "rangemode": "tozero"},
         yaxis2={**axis, "title": {"text": "score"}, "domain": [0.0, 0.42], "range": [0, 1],
                 "tickformat": ".0%", "anchor": "x"},

@@ -193,8 +193,10 @@ def ranking_rows(ranking: Ranking, types: HeadTypes | None,
 
 def ranking_intro(ranking: Ranking) -> str:
     return (f"#### Which heads matter for this sentence: each switched off alone\n"
-            f"Loss = {ranking.how}; with every head on it is **{ranking.base:.3f}**. "
-            f"A big rise when a head is removed = the model needed that head here.")
+            f"Loss = {ranking.how} (cross-entropy: how surprised the model is by the right "
+            f"word, minus the log of the probability it gave it; lower is better); with "
+            f"every head on it is **{ranking.base:.3f}**. A big rise when a head is removed "
+            f"= the model needed that head here.")
 
 
 def pattern_legend(types: HeadTypes) -> str:

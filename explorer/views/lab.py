@@ -90,8 +90,9 @@ def _status(view: dict, prediction: str | None) -> str:
     p_layer, p_head, p_score = _where(last["previous_token"])
     text = (f"**Step {last['step']}** ({last['seconds']:.1f} s of training, {model}). "
             f"Loss on the second copy **{last['loss_copy']:.2f}**, on fresh tokens "
-            f"{last['loss_fresh']:.2f} nats. Best induction head **L{layer} H{head}: "
-            f"{score:.0%}** on the copy target; best previous-token head L{p_layer} "
+            f"{last['loss_fresh']:.2f} (a blind guess among the {s.vocab - 1} words scores "
+            f"{math.log(s.vocab - 1):.2f}; lower is better). Best induction head "
+            f"**L{layer} H{head}: {score:.0%}** on the copy target; best previous-token head L{p_layer} "
             f"H{p_head}: {p_score:.0%}.")
     formed = last.get("formed_at_step")
     if formed is not None:
