@@ -92,8 +92,8 @@ def _status(view: dict, prediction: str | None) -> str:
             f"Loss on the second copy **{last['loss_copy']:.2f}**, on fresh tokens "
             f"{last['loss_fresh']:.2f} (a blind guess among the {s.vocab - 1} words scores "
             f"{math.log(s.vocab - 1):.2f}; lower is better). Best induction head "
-            f"**L{layer} H{head}: {score:.0%}** on the copy target; best previous-token head L{p_layer} "
-            f"H{p_head}: {p_score:.0%}.")
+            f"**L{layer} H{head}: {score:.0%}** on the copy target; best previous-token "
+            f"head L{p_layer} H{p_head}: {p_score:.0%}.")
     formed = last.get("formed_at_step")
     if formed is not None:
         text = (f"🎉 **An induction head formed at step {formed}** (its score passed "
