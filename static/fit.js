@@ -85,10 +85,8 @@
       row.toggleAttribute("data-ae-step-stack", stack);
       // the head's box is now wider (or narrower) than the figure drawn in it, and Plotly
       // does not refit a figure whose layout has a width and a height (fit.js set one)
-      requestAnimationFrame(() => {
-        const w = gd.clientWidth;
-        if (w && Math.abs((gd.layout.width || 0) - w) > 4) Plotly.relayout(gd, { width: w });
-      });
+      gd.__aeOwnWidth = true; // from now on figure() keeps its width to its box's
+      requestAnimationFrame(() => figure(gd));
     }
   }
 
@@ -150,6 +148,10 @@
     const room = AE.steps ? AE.steps.room(gd) : null;
     const fit = (h) => (room == null || !h ? h : Math.max(MIN_HEIGHT, Math.min(h, room)));
     const update = {};
+    if (gd.__aeOwnWidth && gd.clientWidth
+        && Math.abs((lay.width || 0) - gd.clientWidth) > 4) {
+      update.width = gd.clientWidth;
+    }
     if (gd.closest(SQUARE)) {
       const want = square(gd, room);
       if (lay.height !== fit(want.height)) update.height = fit(want.height);

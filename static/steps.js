@@ -53,6 +53,7 @@
   function arrange() {
     const section = shownSection();
     placeBar(section);
+    if (section) addTools(barOf(section));
     showChip(section ? null : sectionOf(current));
     const now = section ? section.dataset.stamp : null;
     if (now !== arranged) {
@@ -172,7 +173,7 @@
   // The step stays the class's until "All steps". In another view (the teacher shows
   // something else, a student wanders off) its bar is not there: a small chip, "Back to
   // step N", says a step is on and brings it back. On a big screen the bar covers the
-  // sentence and knobs; its "Sentence & knobs" button puts the step aside (the chip
+  // sentence and knobs; its "Knobs" button puts the step aside (the chip
   // again), and its "Normal screen" is the page's switch (static/page.js).
   let current = null; // {title, tab, stamp} of the step opened last, until "All steps"
 
@@ -194,6 +195,28 @@
       nav.appendChild(c);
     }
     return c;
+  }
+
+  // The bar's own "Knobs" and "Normal screen", after its buttons (shown on a big screen
+  // only: static/style.css). Added here, once per bar, so they stay in sight under a long
+  // step's text, which scrolls.
+  function addTools(bar) {
+    if (bar.querySelector(":scope > .ae-step-tools")) return;
+    const tools = document.createElement("div");
+    tools.className = "ae-step-tools";
+    const button = (text, cls, title) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "ae-step-tool " + cls;
+      b.textContent = text;
+      if (title) b.title = title;
+      tools.appendChild(b);
+      return b;
+    };
+    button("Knobs", "ae-step-aside",
+      "The sentence and the knobs; the step waits behind a 'Back to step' button");
+    button("Normal screen", "ae-projector-switch").setAttribute("aria-pressed", "true");
+    bar.appendChild(tools);
   }
 
   // The chip for ``section`` (the current step's, not on screen), or none (null).
@@ -239,12 +262,12 @@
     const t = ev.target instanceof Element ? ev.target : null;
     if (!t) return;
     if (t.closest("#ae-step-chip")) { resume(); return; }
-    if (t.closest(".ae-step [data-ae-step-aside]")) { putAside(); return; }
+    if (t.closest(".ae-step-bar .ae-step-aside")) { putAside(); return; }
     // the bar's "Normal screen" (static/page.js switches): it is hidden in the normal
     // layout, so focus goes on to the step's title
-    const section = t.closest(".ae-step");
-    if (section && t.closest(".ae-projector-switch")) {
-      requestAnimationFrame(() => section.querySelector(".ae-step-title")?.focus());
+    const bar = t.closest(".ae-step-bar");
+    if (bar && t.closest(".ae-projector-switch")) {
+      requestAnimationFrame(() => bar.querySelector(".ae-step-title")?.focus());
     }
   });
 

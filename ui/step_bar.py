@@ -13,8 +13,9 @@ The bar's text is the step's own (developer text, never the student's), rendered
 little Markdown (**bold**, *italic*) after escaping. Its answer is a native
 ``<details>``: it opens from the keyboard and closes again for the next step. What the
 browser does once a view opened (focus, the step's figures first, scrolling them onto
-the first screen, a "Back to step N" chip in the other views) is static/steps.js; the
-step's figures are named in the bar's ``data-figures``.
+the first screen, a "Back to step N" chip in the other views, the bar's own "Knobs" and
+"Normal screen" on a big screen) is static/steps.js; the step's figures are named in the
+bar's ``data-figures``.
 """
 
 from __future__ import annotations
@@ -35,13 +36,6 @@ FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature",
           "head")
 # static/steps.js: open the view named in the JSON and show the step there.
 OPEN_JS = "(where) => window.AttentionExplorer.steps.open(where)"
-# Big screen only (static/style.css shows them there): the bar covers the sentence and
-# knobs, so it offers them (static/steps.js puts the step aside behind a "Back to step N"
-# chip) and the page's own "Normal screen" switch (static/page.js).
-TOOLS_HTML = ('<div class="ae-step-tools">'
-              '<button type="button" data-ae-step-aside>Sentence &amp; knobs</button>'
-              '<button type="button" class="ae-projector-switch" aria-pressed="true">'
-              "Normal screen</button></div>")
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 ITALIC = re.compile(r"\*(.+?)\*")
 
@@ -77,7 +71,7 @@ def render(step: Step, n: int, total: int, stamp: str) -> str:
             f'<p class="ae-step-question"><strong>Predict:</strong> '
             f"{inline_html(step.question)}</p>"
             '<details class="ae-step-reveal"><summary>Reveal the answer</summary>'
-            f"<p>{inline_html(step.answer)}</p></details>{TOOLS_HTML}</section>")
+            f"<p>{inline_html(step.answer)}</p></details></section>")
 
 
 def declare(panel: Panel, tab_id: str, own: dict | None = None) -> StepBar:

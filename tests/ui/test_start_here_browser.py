@@ -290,25 +290,27 @@ def test_in_another_view_a_chip_leads_back_to_the_step(browser, app_url, path): 
 
 def test_big_screen_keeps_normal_screen_and_the_knobs_in_reach(browser, app_url):  # noqa: F811
     """On a projector the step covers the left column (sentence, knobs, the switch): its bar
-    has "Normal screen" and "Sentence & knobs", which puts the step aside behind the chip."""
+    has "Normal screen" and "Knobs", which puts the step aside behind the chip."""
     page = open_step(browser, app_url, 2, **PROJECTOR)
     try:
         page.locator("#start-setup").click()
         wait_shown(page, 2)
         page.wait_for_function(FOCUSED, timeout=WAIT)
         bar = page.locator("#step-explore")
-        aside = bar.get_by_role("button", name="Sentence & knobs")
+        aside = bar.get_by_role("button", name="Knobs", exact=True)
         normal = bar.get_by_role("button", name="Normal screen")
         for b in (aside, normal):
             box = b.bounding_box()
             assert box and 0 <= box["y"] and box["y"] + box["height"] <= 480, box
         assert page.locator("#heads").evaluate(
             "e => getComputedStyle(e).visibility") == "hidden"  # covered by the step
-        # from the keyboard: the step's title, Tab to the reveal, Tab to the first tool
-        page.keyboard.press("Tab")
-        page.keyboard.press("Tab")
-        assert page.evaluate("() => document.activeElement.innerText.trim()") \
-            == "Sentence & knobs"
+        # from the keyboard: from the step's title, Tab past the reveal, Next step and All
+        # steps to "Knobs"
+        seen = []
+        for _ in range(4):
+            page.keyboard.press("Tab")
+            seen.append(page.evaluate("() => document.activeElement.innerText.trim()"))
+        assert seen == ["Reveal the answer", "Next step →", "All steps", "Knobs"], seen
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => {{ const c = ({CHIP})(); return !!c && c.focused; }}",
                                timeout=WAIT)
