@@ -10,6 +10,7 @@ lens lists that cell's top five guesses beneath it. Everything shown comes from
 
 from __future__ import annotations
 
+import json
 import logging
 
 import gradio as gr
@@ -154,5 +155,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                     show_progress="hidden")
     lens_cell.change(read_lens, [*panel.inputs, lens_cell], lens_detail_box, api_name=False,
                      show_progress="hidden")
-    panel.text.change(lambda: ("", LENS_HINT), None, [lens_cell, lens_detail_box],
-                      api_name=False, show_progress="hidden")
+    # a new sentence empties the lens box in the browser alone (a server event here was a
+    # queue join on every keystroke of every student)
+    panel.text.change(None, None, [lens_cell, lens_detail_box],
+                      js=f"() => ['', {json.dumps(LENS_HINT)}]", queue=False, api_name=False,
+                      show_progress="hidden")

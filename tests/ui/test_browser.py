@@ -70,7 +70,8 @@ def type_and_settle(page, sentence: str | None, expect: str | None = None) -> li
     from explorer.models.tokenizer import Tokenizer
 
     expect = sentence if expect is None else expect
-    n = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(expect))
+    # spaces at the end are left out before tokenizing (explorer.analysis.run.prepare)
+    n = len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(expect.rstrip(" ")))
     if sentence is not None:
         box = page.locator("#sentence textarea")
         box.fill("")
