@@ -20,13 +20,13 @@ from ui.controls import Panel
 
 TAB = "start"
 TITLE = "Start here"
-INTRO = ("**Start here.** Eight short steps through what attention heads do, for a class "
+INTRO = ("**Start here.** Nine short steps through what attention heads do, for a class "
          "or on your own. Read the step, *predict* the answer, then press **Set up this "
          "step**, look, and reveal the answer.")
 # The titles of the views the steps open, as app.TABS shows them (tests/views/test_guided.py
 # checks they agree).
 TITLES = {"explore": "Explore", "ablate": "Ablate", "positional": "Positional encodings",
-          "training": "Through training", "patch": "Patch"}
+          "training": "Through training", "patch": "Patch", "lab": "Lab"}
 OPEN_ON_LINK = """() => {
   if (!new URLSearchParams(window.location.search).has('step')) return;
   let tries = 120;  // 30 s: a busy server draws the first grid late

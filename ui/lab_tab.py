@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 import gradio as gr
+from gradio.components.plot import PlotData
 
 from explorer.views.controls import LAB_OBJECTIVE, OBJECTIVES, BadControl
 from explorer.views.lab import (
@@ -34,6 +35,7 @@ from explorer.views.lab import (
     lab_view,
     open_message,
     read_settings,
+    ready_chart,
 )
 from ui.controls import Panel
 from ui.lab_session import registry, session_of
@@ -53,7 +55,7 @@ by a head that finds where the current token was said before and copies what cam
 an **induction head**. Pick a model, **predict**, then press **Train** and watch the loss on
 the second copy fall and the heads change (the grid: every head on one sequence said twice;
 a copying head draws a stripe one block to the left)."""
-PREDICT = "Before you train: will this model grow an induction head?"
+PREDICT = "Predict: will it grow an induction head?"
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
@@ -84,33 +86,39 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                 low, high = LAB_CHOICES["steps"]
                 steps = gr.Slider(low, high, value=1000, step=10, label="Training steps",
                                   elem_id="lab-steps")
-            predict = gr.Radio(["yes", "no"], value=None, label=PREDICT,
-                               elem_id="lab-predict")
-            with gr.Row():
-                train = gr.Button("Train", variant="primary", elem_id="lab-train")
-                stop = gr.Button("Stop", elem_id="lab-stop")
             # Loads the finished run's model for this session's views (ui/lab_session.py)
             open_model = gr.Button("Open my model in the other views", interactive=False,
                                    elem_id="lab-open")
             opened_note = gr.Markdown(elem_id="lab-open-status")
-        with gr.Column(scale=2, min_width=320):
-            status = gr.Markdown("Choose a model and press **Train**.", elem_id="lab-status")
-            chart = gr.Plot(show_label=False, elem_id="lab-chart")
+        # the prediction, Train and what the run does in one column: during Start here's
+        # step it comes first where the row wraps (a phone, a projector; static/style.css)
+        with gr.Column(scale=2, min_width=320, elem_id="lab-run"):
+            predict = gr.Radio(["yes", "no"], value=None, label=PREDICT,
+                               elem_id="lab-predict")
+            with gr.Row():
+                # side by side even on a phone (the step's chart must fit under them)
+                train = gr.Button("Train", variant="primary", min_width=80, elem_id="lab-train")
+                stop = gr.Button("Stop", min_width=80, elem_id="lab-stop")
+            status = gr.Markdown("", elem_id="lab-status")  # the chart says what comes
+            # drawn before a run (axes, chance, the bar): never an empty box
+            chart = gr.Plot(PlotData(**ready_chart(steps=1000)), show_label=False,
+                            elem_id="lab-chart")
             gr.Markdown("#### Every head on one sequence said twice (rows: layers)",
                         elem_classes="caption")
             grid = gr.Plot(show_label=False, elem_id="lab-grid")
     gr.Markdown("#### The class's runs on this server (newest first)", elem_classes="caption")
     table = gr.Markdown(elem_id="lab-table")
+    ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
 
     async def watch(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_, prediction, theme,
-                    request: gr.Request):
+                    ran, request: gr.Request):
         """Ask for a run and stream what it does until it ends (or the page goes)."""
         session = request.session_hash or "anonymous"
         closed = gr.Button(interactive=False)
         try:
             settings = read_settings(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_)
         except BadControl as exc:
-            yield f"⚠️ {exc}", None, None, class_table(runner.table()), closed
+            yield f"⚠️ {exc}", gr.skip(), None, class_table(runner.table()), closed, ran
             return
         try:
             run_id = runner.ask(session, settings)
@@ -120,15 +128,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                 shown = lab_view(view, prediction, theme)
                 done = shown.final and view is not None and view["state"] == "done"
                 yield (shown.status, shown.chart, shown.grid, class_table(runner.table()),
-                       gr.Button(interactive=True) if done else closed)
+                       gr.Button(interactive=True) if done else closed, True)
                 if shown.final:
                     return
                 await asyncio.sleep(UPDATE_S)
                 waited += UPDATE_S
         except Exception:  # never show a student a stack trace
             log.exception("lab run failed")
-            yield ("⚠️ Something went wrong with this run. Please try again.", None, None,
-                   class_table(runner.table()), closed)
+            yield ("⚠️ Something went wrong with this run. Please try again.", gr.skip(),
+                   None, class_table(runner.table()), closed, True)
 
     def halt(request: gr.Request):
         runner.stop(request.session_hash or "anonymous")
@@ -156,15 +164,24 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     raw = dict(preprocess=True, postprocess=False)  # the figures go out as built
     # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
     # queue's 4 places that every other view's updates wait for.
-    train.click(watch, inputs, [status, chart, grid, table, open_model], api_name=False,
+    train.click(watch, [*inputs, ran], [status, chart, grid, table, open_model, ran],
+                api_name=False,
                 concurrency_id="lab", concurrency_limit=64, show_progress="hidden", **raw)
     stop.click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
     # Sets the Model knob and the sentence: the live loop (static/live.js) follows them.
     open_model.click(open_mine, None, [opened_note, panel.objective, panel.text],
                      api_name=False, show_progress="hidden")
 
-    def opened():  # the workers start now, so that the first Train answers at once
+    def opened(theme, planned, ran_):
+        """The workers start now, so that the first Train answers at once; before a run the
+        chart is drawn again in the page's colours."""
         runner.warm()
-        return class_table(runner.table())
+        try:
+            chart_now = gr.skip() if ran_ else ready_chart(
+                "dark" if theme == "dark" else "light", int(planned))
+        except (TypeError, ValueError):
+            chart_now = gr.skip()
+        return class_table(runner.table()), chart_now
 
-    tab.select(opened, None, table, api_name=False, queue=False, show_progress="hidden")
+    tab.select(opened, [panel.theme, steps, ran], [table, chart], api_name=False, queue=False,
+               show_progress="hidden", **raw)

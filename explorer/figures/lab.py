@@ -32,13 +32,16 @@ def _title(text: str, y: float) -> dict:
 
 
 def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | None = None,
-                   bar: float = 0.3, theme: str | Theme = "light") -> dict:
+                   bar: float = 0.3, until: int | None = None,
+                   theme: str | Theme = "light") -> dict:
     """``events``: the run's points (``step``, ``loss_copy``, ``loss_fresh``,
     ``best_induction``, ``best_previous_token``), oldest first; ``formed_at``: the step
-    where the best induction score first reached ``bar`` (None: not yet)."""
+    where the best induction score first reached ``bar`` (None: not yet); ``until``: the
+    steps planned, the x range while there is no point yet (the chart is drawn before a run
+    starts: its axes, chance and the bar, and a line saying the curves come)."""
     th = get_theme(theme)
     steps = [e["step"] for e in events]
-    last = max(steps[-1] if steps else 1, 1)
+    last = max(steps[-1] if steps else (until or 1), 1)
     data = [
         _line(steps, [e["loss_copy"] for e in events], "loss on the second copy", th.heads[0],
               "y"),
@@ -56,19 +59,26 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
     layout = base_layout(th)
     layout.update(
         height=460, showlegend=True, hovermode="x unified",
-        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "font": {"size": 12}},
-        xaxis={**axis, "title": {"text": "training step"}, "anchor": "y2",
+        legend={"orientation": "h", "y": -0.12, "yanchor": "top", "font": {"size": 12}},
+        # no axis title: on a phone or a projector the legend below ran into it; the lower
+        # panel's title says what x is
+        xaxis={**axis, "anchor": "y2",
                "range": [0, last]},
-        yaxis={**axis, "title": {"text": "loss (lower = better)"}, "domain": [0.56, 1.0],
+        yaxis={**axis, "title": {"text": "loss"}, "domain": [0.56, 1.0],
                "rangemode": "tozero"},
         yaxis2={**axis, "title": {"text": "score"}, "domain": [0.0, 0.42], "range": [0, 1],
                 "tickformat": ".0%", "anchor": "x"},
         margin={"l": 8, "r": 8, "t": 28, "b": 8, "pad": 0},
         # short titles: a phone's chart is ~330 px wide and Plotly does not wrap them
         annotations=[_title("Loss: second copy, fresh tokens", 1.0),
-                     _title("Best head's score: induction, previous token", 0.42)],
+                     _title("Best head's score, by training step", 0.42)],
         shapes=[],
     )
+    if not events:
+        layout["annotations"].append({
+            "text": "Curves appear as it learns.",
+            "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.78, "showarrow": False,
+            "font": {"size": 14, "color": th.font}})
     if formed_at is not None:
         layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": formed_at,
                                  "x1": formed_at, "y0": 0, "y1": 1, "layer": "below",

@@ -319,12 +319,11 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              _carrier_answer(ind, prev, measured), "patch", {"text": EXAMPLE_CLEAN},
              figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT}),
         Step("9 · Train your own",
-             "The Lab trains a tiny transformer, attention only, on random words in which a "
-             "block is said twice. **Layers** is now *1* (done for you): press **Train** and "
-             "watch the induction score. Then set **Layers** to *2* and train again; the "
-             "class's table keeps both runs.",
+             "A tiny transformer learns random words in which a block is said twice. "
+             "**Layers** is now *1*: press **Train** and watch the induction score; then "
+             "train *2* layers. The class's table keeps both runs.",
              "Can a model with one layer grow an induction head? And with two?",
              _lab_answer(lab), "lab", {"text": STORY},
-             figures=("lab-status", "lab-chart", "lab-table"), key="lab-status",
+             figures=("lab-run",), key="lab-run",  # Train, the status, the chart
              own={"layers": 1}),
     ]

@@ -25,7 +25,7 @@ from explorer.training.lab_task import RepeatTask, probe
 from explorer.views.controls import BadControl
 
 __all__ = ["LAB_CHOICES", "PROBE_SENTENCE", "LabRunner", "LabSettings", "LabView", "lab_view",
-           "open_message", "read_settings", "class_table"]
+           "ready_chart", "open_message", "read_settings", "class_table"]
 
 # What the page offers (anything else is refused): label -> value.
 LAB_CHOICES = {
@@ -116,18 +116,24 @@ def _status(view: dict, prediction: str | None) -> str:
     return text
 
 
+def ready_chart(theme: str = "light", steps: int | None = None) -> dict:
+    """The chart before a run: axes, chance and the bar for "formed" (never an empty box)."""
+    s = LabSettings()
+    return plot_value(lab_chart_spec([], chance=math.log(s.vocab - 1),
+                                     until=steps or s.max_steps, theme=theme))
+
+
 def lab_view(view: dict | None, prediction: str | None = None,
              theme: str = "light") -> LabView:
     """What the page shows of one run (``view``: :meth:`LabRunner.view`, None: no run)."""
     if view is None:
-        return LabView("Choose a model and press **Train**.", None, None, True)
+        return LabView("Choose a model and press **Train**.", ready_chart(theme), None, True)
     events, last = view["events"], view["last"]
     s: LabSettings = view["settings"]
-    chart = grid = None
-    if events:
-        formed = last.get("formed_at_step") if last else None
-        chart = plot_value(lab_chart_spec(events, chance=math.log(s.vocab - 1),
-                                          formed_at=formed, theme=theme))
+    grid = None
+    formed = last.get("formed_at_step") if last else None
+    chart = plot_value(lab_chart_spec(events, chance=math.log(s.vocab - 1), formed_at=formed,
+                                      until=s.max_steps, theme=theme))
     if last is not None and "probe" in last:
         patterns = np.asarray(last["probe"], dtype=np.float32) / 100.0  # [layer, head, q, k]
         grid = plot_value(attention_grid_spec(patterns, PROBE_TOKENS, theme=theme,

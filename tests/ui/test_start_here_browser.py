@@ -104,7 +104,7 @@ def plain(markdown: str) -> str:
     return markdown.replace("**", "").replace("*", "")
 
 
-@pytest.mark.parametrize("n", range(1, 9))
+@pytest.mark.parametrize("n", range(1, 10))
 @pytest.mark.parametrize("screen", ["laptop", "projector", "phone"])
 def test_set_up_brings_the_question_and_the_key_figure_into_the_view(
         browser, app_url, path, screen, n):  # noqa: F811
@@ -178,17 +178,21 @@ def test_all_steps_goes_back_to_the_list_and_hides_the_step(browser, app_url, pa
         # the step opens Through training at its first snapshot, before the class predicts
         page.wait_for_function("() => document.querySelector('#training-snapshot "
                                "input[type=number]').value === '0'", timeout=WAIT)
-        page.locator("#training-status").get_by_text("Snapshot 0 (0 = first").wait_for(timeout=WAIT)
+        page.locator("#training-status").get_by_text("Snapshot 0 (0 = first").wait_for(
+            timeout=WAIT)
         page.locator("#step-training-next").click()
         assert wait_shown(page, 8)["tab"] == "Patch"  # the copy set up in the Patch view
         page.wait_for_function("() => document.querySelector('#patch-corrupt textarea')"
                                ".value.includes('moon sock bell')", timeout=WAIT)
-        # "Next step" only where a step follows (step 9, the Lab's, came after this one)
-        assert page.locator("#step-patch-next").is_hidden() == (len(path) == 8)
-        page.locator("#step-patch-all").click()
+        page.locator("#step-patch-next").click()
+        assert wait_shown(page, 9)["tab"] == "Lab"  # one layer set for the class's first run
+        page.wait_for_function("() => document.querySelector('#lab-layers input:checked')"
+                               "?.value === '1'", timeout=WAIT)
+        assert page.locator("#step-lab-next").is_hidden()  # the last step
+        page.locator("#step-lab-all").click()
         page.wait_for_function("() => { const c = document.querySelector("
                                "'#start-step input:checked'); return !!c && c === "
-                               "document.activeElement && c.value.startsWith('8 '); }",
+                               "document.activeElement && c.value.startsWith('9 '); }",
                                timeout=WAIT)
         assert page.evaluate(SHOWN) is None  # no view shows a step any more
         click_tab(page, "Explore")

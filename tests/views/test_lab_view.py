@@ -1,6 +1,8 @@
 """The Lab view (explorer/views/lab.py): the page's choices checked, and what a student
 reads of a run in each state, from hand-made runner views."""
 
+import json
+
 import pytest
 
 from explorer.training.lab import LabSettings
@@ -40,7 +42,13 @@ def test_the_pages_choices_become_settings_and_anything_else_is_refused():
 def test_what_a_student_reads_in_each_state():
     waiting = lab_view(view("waiting", place=3, wait_s=41.2))
     assert "number 3 in line" in waiting.status and "42 s" in waiting.status
-    assert waiting.chart is None and not waiting.final
+    assert not waiting.final
+    # before the first point the chart is drawn all the same: axes to the steps planned,
+    # never an empty box (#30)
+    empty = json.loads(waiting.chart["plot"])
+    assert not any(t["x"] for t in empty["data"] if "score" in t["name"] or "loss on" in t["name"])
+    assert "Curves appear" in str(empty["layout"]["annotations"])
+    assert "Curves appear" in lab_view(None).chart["plot"]
     early = lab_view(view("running", events=[point(0), point(100)]))
     assert "Step 100" in early.status and "L1 H0: 10%" in early.status
     assert early.chart["type"] == "plotly" and early.grid["type"] == "plotly"
