@@ -100,6 +100,27 @@
     return Math.min(wanted, Math.round(lay.height - plot + plot * wide / high));
   }
 
+  // A grid drawn shorter here than sent (a phone, a projector, a step's room): the server
+  // labelled each panel's rows (y) only where a row was at least MIN_ROW px tall at the
+  // height it sent; where the rows are now shorter, the labels run into each other (the ␣
+  // of one on the next), so they go (hover still names each token) and come back with room.
+  const MIN_ROW = 10;
+  function gridLabels(gd, height, update) {
+    const lay = gd.layout, full = gd._fullLayout, was = sent(gd);
+    // (the grid's axes take their tick text from its template: read the drawn axis)
+    const plot = full?._size?.h, n = (full?.yaxis?.ticktext || []).length;
+    if (!plot || !n || !full.yaxis?._length || !lay.height) return;
+    const row = full.yaxis._length * (height - (lay.height - plot)) / plot / n;
+    if (!was.labels) {  // which y axes the server labelled
+      was.labels = Object.keys(lay).filter((k) => /^yaxis\d*$/.test(k)
+        && lay[k]?.showticklabels !== false);
+    }
+    const show = row >= MIN_ROW;
+    was.labels.forEach((k) => {
+      if ((lay[k]?.showticklabels !== false) !== show) update[k + ".showticklabels"] = show;
+    });
+  }
+
   // Big screen: the smallest text of the layout (tick labels but a grid's, which has no
   // room for bigger ones; annotations, legend, the default font) raised to MIN_FONT.
   function layoutFonts(gd, update) {
@@ -160,6 +181,7 @@
     } else {
       const h = fit(lay.grid ? gridHeight(gd) : sent(gd).height);
       if (h && lay.height && Math.abs(h - lay.height) >= 4) update.height = h;
+      if (lay.grid) gridLabels(gd, h || lay.height, update);
     }
     if (projector()) layoutFonts(gd, update);
     if (Object.keys(update).length) Plotly.relayout(gd, update);

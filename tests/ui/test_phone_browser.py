@@ -3,10 +3,13 @@ scrolls to the grid and the large head, a tapped square brings its large head on
 screen, the open knobs drawer leaves the upper half to the figures, and Ablate's ranking
 fits the screen with the column it is ranked by."""
 
+import pytest
+
 from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
 
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
              is_mobile=True)
+LAPTOP = dict(viewport={"width": 1366, "height": 900})
 WAIT = 60000
 SENTENCE_BOX = "() => document.querySelector('#sentence').closest('.form').getBoundingClientRect()"
 
@@ -90,5 +93,38 @@ def test_the_grid_begins_on_the_first_screen(browser, app_url):  # noqa: F811
             }""")
         assert at["scrollY"] == 0 and at["tabs"] < 70, at
         assert at["squares"] + 60 <= at["drawer"] <= 844, at
+    finally:
+        page.close()
+
+
+# Each labelled y axis of a grid of heads: its shown labels and its row height, as drawn.
+GRID_ROWS = """(sel) => {
+  const gd = document.querySelector(sel + ' .js-plotly-plot'), L = gd._fullLayout;
+  return Object.keys(L).filter((k) => /^yaxis\\d*$/.test(k) && (L[k].ticktext || []).length)
+    .map((k) => ({axis: k, shown: L[k].showticklabels,
+                  row: L[k]._length / L[k].ticktext.length}));
+}"""
+
+
+@pytest.mark.parametrize("screen", ["laptop", "phone"])
+def test_a_grid_shortened_for_a_phone_drops_labels_its_rows_cannot_hold(
+        browser, app_url, screen):  # noqa: F811
+    """Ablate's grid of 16 heads is sent for a laptop; a phone draws it square and shorter,
+    and query labels on rows under 10 px ran into each other (#30 item 10). On a laptop
+    the labels the server sent stay."""
+    page = browser.new_page(**(PHONE if screen == "phone" else LAPTOP))
+    try:
+        page.goto(app_url)
+        page.wait_for_function(GRID_DRAWN, timeout=WAIT)
+        click_tab(page, "Ablate")
+        page.locator("#sentence textarea").fill("The cat sat on the mat.")
+        page.wait_for_function("() => document.querySelector('#ablate-status').innerText"
+                               ".includes('7 tokens')", timeout=WAIT)
+        page.wait_for_timeout(1000)  # the fit's relayout
+        axes = page.evaluate(GRID_ROWS, "#ablate-grid")
+        assert axes, "the grid sent no labelled axis"
+        # no label on a row too short for it; the laptop keeps the first column's labels
+        assert all(a["row"] >= 10 for a in axes if a["shown"]), axes
+        assert any(a["shown"] for a in axes) == (screen == "laptop"), axes
     finally:
         page.close()
