@@ -188,14 +188,17 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
                             "range": [0, 1], "title": {"text": "weight"}}
         # Short lines, starting over the axis' labels: a phone's chart is ~330 px wide and
         # Plotly does not wrap annotations.
-        lines = ["Best head's weight on the previous word (solid)"]
+        # Two lines at most: the gap between the panels shrinks with the chart (a phone's
+        # room under a step's bar), and a third line ran into the loss panel.
+        lines = ["Best head's weight: previous word (solid),"]
         if induction is not None and induction_probe is not None:
-            lines += ["and on the copy target, said twice: your",
-                      "sentence (dotted), a word list (dash-dot)"]
+            lines += ["copy target (dotted: yours twice; dash-dot: a list)"]
         elif induction is not None:
-            lines += ["and on the copy target, your sentence said twice (dotted)"]
+            lines += ["copy target, your sentence twice (dotted)"]
         elif induction_probe is not None:
-            lines += ["and on the copy target, a word list said twice (dash-dot)"]
+            lines += ["copy target, a word list twice (dash-dot)"]
+        else:
+            lines = ["Best head's weight on the previous word"]
         for k, line in enumerate(reversed(lines)):
             layout["annotations"].append({**_title(line, y=0.36), "yshift": 4 + 16 * k,
                                           "xshift": -40, "font": {"size": 12}})
