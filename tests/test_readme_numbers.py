@@ -307,3 +307,20 @@ def test_only_the_small_rotary_models_find_most_short_sentences_easier(held_out)
     assert all(c < 50 for n, c in counts.items() if n not in easier), counts
     has("Only the 1-, 2- and 4-head rotary models find most one-sentence openings easier; "
         "every other model finds most of them harder.")
+
+
+def test_the_labs_defaults_form_an_induction_head_in_a_few_hundred_steps():
+    """The Lab row's claims, from the Lab's own measured runs (checkpoints/eval/lab.json,
+    ``python -m explorer.training.lab_findings``; tests/views/test_guided_lab.py checks they
+    were made with today's defaults)."""
+    found = json.loads((CHECKPOINTS / "eval" / "lab.json").read_text(encoding="utf-8"))
+    one, two = found["summary"]["1"], found["summary"]["2"]
+    formed_s = [r["formed_at_s"] for r in found["runs"] if r["layers"] == 2]
+    # "a few hundred steps, seconds on one core": every 2-layer seed, under 60 s of training
+    assert two["formed"] == two["runs"] >= 5 and 100 <= two["first_step"] <= two["last_step"] < 1000
+    assert max(formed_s) < 60
+    has("with the defaults (2 layers × 2 heads, attention only, no LayerNorm) that takes a few "
+        "hundred steps, seconds on one core")
+    # "a 1-layer model never grows one": none of its seeds did
+    assert one["formed"] == 0 and one["runs"] >= 5
+    has("and a 1-layer model never grows one")
