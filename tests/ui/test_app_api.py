@@ -78,6 +78,18 @@ def test_masked_word_model_predicts_at_the_mask_or_explains(client):
         assert preds is not None
 
 
+def test_my_lab_model_without_one_open_is_told_in_words(client):
+    """A page whose session expired (or a hand-made request) still sends "my Lab model":
+    the Model knob lets it through, and the view says how to open one (it was Gradio's "not
+    in the list of choices" error)."""
+    grid, *_, status, _ = call(client, objective="my Lab model", text="cat sun")
+    assert grid is None and "No Lab model is open" in status
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="not in the list of choices"):  # others: as before
+        call(client, objective="no such model")
+
+
 def test_empty_and_whitespace_text_give_a_friendly_state(client):
     for text in ("", "   \n\t "):
         grid, big, lines, preds, status, table = call(client, text=text)
