@@ -118,21 +118,23 @@ class LiveView:
     note: str | None = None  # the knob note while it is open (None: which knobs apply)
 
 
-class ModelRadio(gr.Radio):
+def model_knob(*args, **kwargs) -> gr.Radio:
     """The Model knob. "my Lab model" is one of its choices only in a session that opened a
     Lab model (ui/lab_tab.py adds it to that session's copy of the knob). When that session
     expires (2 hours unused) while its page stays open, the page still sends "my Lab model",
-    and a plain Radio refused it with Gradio's own "not in the list of choices" error; here
-    it passes, and the views answer it in words (a session with no Lab model open is told
-    how to open one: explorer/views/lab_models.NOT_OPEN). Drawn as a Radio (a template of
-    it, in Gradio's terms)."""
+    and a plain Radio refused it with Gradio's own "not in the list of choices" error; this
+    one lets that value through, and the views answer it in words (a session with no Lab
+    model open is told how to open one: explorer/views/lab_models.NOT_OPEN). Other values
+    are checked as before. (Set on the instance: a subclass of a Gradio component makes
+    Gradio write a .pyi stub next to this file at import.)"""
+    radio = gr.Radio(*args, **kwargs)
+    check = radio.preprocess
 
-    is_template = True
+    def preprocess(payload):
+        return payload if payload == LAB_OBJECTIVE else check(payload)
 
-    def preprocess(self, payload):
-        if payload == LAB_OBJECTIVE:
-            return payload
-        return super().preprocess(payload)
+    radio.preprocess = preprocess
+    return radio
 
 
 def build_sentence() -> gr.Textbox:
@@ -173,7 +175,7 @@ def build_knobs(text: gr.Textbox, first: tuple[int, int] = (0, 0)) -> Panel:
         # Which knobs apply to the open view (static/live.js writes it; empty: all do).
         gr.HTML('<div class="ae-knob-note" aria-live="polite" hidden></div>',
                 elem_id="knob-note", js_on_load=None, padding=False)
-        objective = ModelRadio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
+        objective = model_knob(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
                                info=HELP["objective"], elem_id="objective")
         heads = gr.Radio(list(HEADS), value=DEFAULT_HEADS, label="Heads per layer",
                          info=HELP["heads"], elem_id="heads")
