@@ -111,14 +111,14 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
 
     async def watch(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_, prediction, theme,
-                    ran, request: gr.Request):
+                    ran_, request: gr.Request):
         """Ask for a run and stream what it does until it ends (or the page goes)."""
         session = request.session_hash or "anonymous"
         closed = gr.Button(interactive=False)
         try:
             settings = read_settings(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_)
         except BadControl as exc:
-            yield f"⚠️ {exc}", gr.skip(), None, class_table(runner.table()), closed, ran
+            yield f"⚠️ {exc}", gr.skip(), None, class_table(runner.table()), closed, ran_
             return
         try:
             run_id = runner.ask(session, settings)

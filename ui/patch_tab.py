@@ -42,30 +42,24 @@ COPY_FAILED = ("ℹ️ No one-word change with the same number of tokens was fou
 # clicks the hidden button, whose js function puts the name in the hidden cell box. A
 # MutationObserver re-attaches the listeners whenever Gradio redraws a plot.
 LISTEN_FOR_CLICKS = """() => {
-  const attach = (sel, kind) => {
+  // sel: the plot; kind: what its cell is called; pick: the hidden button that reads it;
+  // slot: where the name waits for that button; size: the length of a cell's customdata
+  const attach = (sel, kind, pick, slot, size) => {
     const gd = document.querySelector(sel + ' .js-plotly-plot');
     if (!gd || gd.__aePatch || !gd.on) return;
     gd.__aePatch = true;
     gd.on('plotly_click', (ev) => {
       const cd = (ev.points[0] || {}).customdata;
-      if (!Array.isArray(cd) || cd.length !== 2) return;
-      window.__aePatchClick = kind + ' ' + cd[0] + ' ' + cd[1];
-      document.querySelector('#patch-pick')?.click();
-    });
-  };
-  const lens = () => {  // the lens names its cell for the top-five box beneath it
-    const gd = document.querySelector('#patch-lens .js-plotly-plot');
-    if (!gd || gd.__aePatch || !gd.on) return;
-    gd.__aePatch = true;
-    gd.on('plotly_click', (ev) => {
-      const cd = (ev.points[0] || {}).customdata;
-      if (!Array.isArray(cd) || cd.length < 2) return;
-      window.__aeLensClick = 'lens ' + cd[0] + ' ' + cd[1];
-      document.querySelector('#patch-lens-pick')?.click();
+      if (!Array.isArray(cd) || cd.length !== size) return;
+      window[slot] = kind + ' ' + cd[0] + ' ' + cd[1];
+      document.querySelector(pick)?.click();
     });
   };
   const all = () => {
-    attach('#patch-heads', 'head'); attach('#patch-positions', 'pos'); lens();
+    attach('#patch-heads', 'head', '#patch-pick', '__aePatchClick', 2);
+    attach('#patch-positions', 'pos', '#patch-pick', '__aePatchClick', 2);
+    // the lens names its cell for the top-five box beneath it ([layer, pos, hover text])
+    attach('#patch-lens', 'lens', '#patch-lens-pick', '__aeLensClick', 3);
   };
   new MutationObserver(all).observe(document.body, {childList: true, subtree: true});
   all();

@@ -246,9 +246,7 @@ def pick(zoo, controls) -> Picked:
 def model_line(zoo, picked: Picked, n_tokens: int) -> str:
     """'Model **causal-h4-rotary** · 5 tokens · ...' (Markdown, no user text)."""
     config = picked.model.config
-    parts = [f"Model **{picked.name}**"]
-    if getattr(zoo, "cards", {}).get(picked.name, {}).get("lab"):  # a student's Lab model
-        parts = ["**Your Lab model**"]
+    parts = [zoo.title(picked.name)]  # "**Your Lab model**" for a student's own
     if zoo.untrained:
         parts = ["⚠️ **Untrained stand-in model** (no checkpoint installed)"]
     parts += [plural(n_tokens, "token"), f"d_model {config.d_model}",

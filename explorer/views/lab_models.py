@@ -35,7 +35,7 @@ from explorer.models.checkpoint import CheckpointError, load_model
 from explorer.models.lab_tokenizer import LabTokenizer, unknown_words_message
 from explorer.models.transformer import Transformer
 from explorer.models.zoo import LAB_MODEL_NAME, Zoo
-from explorer.views.controls import LAB_OBJECTIVE, BadControl, Controls
+from explorer.views.controls import LAB_OBJECTIVE, BadControl, Controls, plural
 from explorer.views.grid_payload import grid_payloads, read_request
 from explorer.views.model_choice import KnobFit
 
@@ -67,8 +67,8 @@ class OpenedModel:
         """'2 layers × 2 heads, learned positions, attention only, no LayerNorm; 1,000
         training steps, an induction head formed at step 450' (no user text)."""
         c = self.model.config
-        parts = [f"{c.n_layers} layer{'s' * (c.n_layers > 1)} × {c.n_heads} "
-                 f"head{'s' * (c.n_heads > 1)}", f"{c.pos_encoding} positions",
+        parts = [f"{plural(c.n_layers, 'layer')} × {plural(c.n_heads, 'head')}",
+                 f"{c.pos_encoding} positions",
                  "with MLP" if c.mlp else "attention only",
                  "LayerNorm" if c.norm != "none" else "no LayerNorm"]
         text = ", ".join(parts)

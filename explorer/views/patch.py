@@ -23,13 +23,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from explorer.analysis.logit_lens import (
-    TOP_K,
-    Attribution,
-    direct_logit_attribution,
-    lens_logits,
-    logit_lens,
-)
+from explorer.analysis.logit_lens import Attribution, direct_logit_attribution, logit_lens
 from explorer.analysis.patching import HEAD_HOOK, RESID_HOOK, Patching, patch, patch_one
 from explorer.analysis.run import Prepared, plural, prepare
 from explorer.figures import compare as compare_figures
@@ -177,10 +171,10 @@ def lens_detail(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         return ""
     _, cache = run_with_cache(model, torch.tensor([prepared.ids]), controls.settings(),
                               names="blocks.*.hook_resid_post")
-    probs = torch.softmax(lens_logits(model, cache)[layer, at], -1)
-    top = torch.topk(probs, TOP_K)
+    lens = logit_lens(model, cache)  # the same lens the grid draws
     guesses = ", ".join(f"{quoted_token(tok.decode([int(i)]))} {float(q):.0%}"
-                        for q, i in zip(top.values, top.indices, strict=True))
+                        for q, i in zip(lens.top_probs[layer, at], lens.top_ids[layer, at],
+                                        strict=True))
     last = " (the model's own guess)" if layer == model.config.n_layers - 1 else ""
     return (f"**After L{layer}{last}, reading {quoted_token(prepared.pieces[at])} "
             f"(position {at})**, the top five: {guesses}.")
