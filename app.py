@@ -176,6 +176,12 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.ArgumentParser, arg
                         help=f"where the models run: {', '.join(CHOICES)} (default: "
                              f"${ENV_VAR} if set, else auto: cuda when this machine has a "
                              "GPU torch can use, else cpu)")
+    # 127.0.0.1 by default: only this computer. A classroom's students reach the page at
+    # http://THIS-COMPUTER'S-ADDRESS:7860 once it listens on the network (0.0.0.0).
+    parser.add_argument("--host", default=None,
+                        help="the address to listen on (default: $GRADIO_SERVER_NAME if set, "
+                             "else 127.0.0.1, this computer only; 0.0.0.0 lets the students "
+                             "on the classroom's network open it)")
     parser.add_argument("--port", type=int, default=None,
                         help="the port to serve on (default: $GRADIO_SERVER_PORT if set, "
                              "else 7860)")
@@ -188,7 +194,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.ArgumentParser, arg
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python app.py [--device D] [--port P] [--share]``; ``argv`` is the command line
+    """``python app.py [--device D] [--host H] [--port P] [--share]``; ``argv`` is the command line
     after the program name."""
     parser, args = parse_args(argv)
     try:
@@ -216,7 +222,8 @@ def main(argv: Sequence[str] | None = None) -> None:
              t_imports - ui.fast_import.STARTED, t_models - t_imports, t_page - t_models)
     port = args.port if args.port is not None else int(
         os.environ.get("GRADIO_SERVER_PORT", "7860"))
-    demo.launch(server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+    host = args.host or os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
+    demo.launch(server_name=host,
                 server_port=port, share=args.share, **LAUNCH)
 
 

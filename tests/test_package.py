@@ -86,7 +86,7 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     run = subprocess.run([str(env_dir / "bin" / "attention-explorer"), "--help"], cwd=tmp_path,
                          env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    for flag in ["--port", "--device", "--share"]:
+    for flag in ["--host", "--port", "--device", "--share"]:
         assert flag in run.stdout
     probe = ("import app, explorer.models.zoo as z, ui.explore_tab as e; "
              "from explorer.notebook import head_view; "
