@@ -1,0 +1,21 @@
+"""The README's front matter is a Space card the Hub accepts (its limits, checked here)."""
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def front_matter(text: str) -> dict[str, str]:
+    """The ``key: value`` lines between the leading ``---`` fences."""
+    block = re.match(r"---\n(.*?)\n---\n", text, re.S)
+    assert block, "the README starts with a --- front matter block"
+    return dict(line.split(": ", 1) for line in block.group(1).splitlines() if ": " in line)
+
+
+def test_the_card_fits_the_hubs_limits():
+    card = front_matter(README.read_text(encoding="utf-8"))
+    assert card["sdk"] == "gradio"
+    assert (README.parent / card["app_file"]).is_file()
+    # the Hub refuses a short_description over 60 characters
+    assert 0 < len(card["short_description"]) <= 60
