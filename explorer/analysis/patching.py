@@ -125,7 +125,7 @@ class Patching:
     wrong: int
     ld_clean: float
     ld_corrupt: float
-    heads: np.ndarray | None  # [layer, head] share restored; None: LD_clean == LD_corrupt
+    heads: np.ndarray | None  # [layer, head] share restored; None: the gap is under min_gap
     positions: np.ndarray | None  # [layer, pos] share restored (resid_post)
     clean_logits: np.ndarray  # [vocab] at the last position
     corrupt_logits: np.ndarray  # [vocab]
@@ -136,9 +136,17 @@ class Patching:
     def restorable(self) -> bool:
         return self.heads is not None
 
+    @property
+    def same_guess(self) -> bool:
+        """Both runs' top guess is the same token."""
+        return int(np.argmax(self.clean_logits)) == int(np.argmax(self.corrupt_logits))
 
-# Below this the two runs prefer the answer equally: a share would divide by ~0.
-MIN_GAP = 1e-4
+
+# The shares divide by LD_clean - LD_corrupt. Under 1 (the two runs' odds of the answer
+# against the competitor within a factor e of each other) the shares are noise blown up:
+# "Tom has a red hat and Sam has a blue cap. Tom has a red" against "... Sam has a red"
+# (both guess " hat") differ by 0.013 and gave shares from -7.9 to 8.5. No shares then.
+MIN_GAP = 1.0
 CAPTURED = ["blocks.*.attn.hook_z", "blocks.*.hook_resid_post", "blocks.*.hook_attn_out",
             "blocks.*.hook_mlp_out", "hook_embed", "hook_pos_embed"]
 
@@ -149,9 +157,11 @@ def shares(ld: torch.Tensor, ld_clean: float, ld_corrupt: float) -> np.ndarray:
 
 def patch(model: Transformer, clean_ids: Sequence[int], corrupt_ids: Sequence[int],
           settings: AttentionSettings | None = None,
-          pair: tuple[int, int] | None = None) -> Patching:
+          pair: tuple[int, int] | None = None, min_gap: float = MIN_GAP) -> Patching:
     """Every head and every (layer, position) patched alone from clean into corrupt.
-    ``pair``: (answer, competitor) to use instead of :func:`pick_pair`'s."""
+    ``pair``: (answer, competitor) to use instead of :func:`pick_pair`'s. Nothing is
+    patched (``heads`` and ``positions`` None) when the two logit differences are less than
+    ``min_gap`` apart."""
     if len(clean_ids) != len(corrupt_ids) or not clean_ids:
         raise ValueError("the two sentences need the same number of tokens (at least one)")
     settings = settings or AttentionSettings()
@@ -164,7 +174,7 @@ def patch(model: Transformer, clean_ids: Sequence[int], corrupt_ids: Sequence[in
     ld_clean = float(logit_diff(c_last, answer, wrong))
     ld_corrupt = float(logit_diff(x_last, answer, wrong))
     heads = positions = None
-    if abs(ld_clean - ld_corrupt) >= MIN_GAP:
+    if abs(ld_clean - ld_corrupt) >= min_gap:
         n = len(clean_ids)
         head_cells = [(la, h) for la in range(config.n_layers) for h in range(config.n_heads)]
         # A place where both runs hold the same value restores exactly 0: patching it
@@ -196,7 +206,8 @@ def patch_one(model: Transformer, corrupt_ids: Sequence[int], clean: Cache, suff
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: one JSON object (``answer_id``, ``wrong_id``, the logit
-    differences, ``heads`` [layer][head] and ``positions`` [layer][position] shares, ``lens``
+    differences, ``heads`` [layer][head] and ``positions`` [layer][position] shares, null
+    when the differences are under ``min_gap`` apart as on the page, ``lens``
     [layer] top token id at the last position). Bad input: one sentence, exit status 2."""
     from explorer.analysis.logit_lens import logit_lens
     from explorer.analysis.run import prepare
@@ -228,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     lens = logit_lens(model, p.clean).top_ids[:, -1, 0]
     out = dict(model=name, answer_id=p.answer, wrong_id=p.wrong,
                answer=tok.decode([p.answer]), wrong=tok.decode([p.wrong]),
-               ld_clean=p.ld_clean, ld_corrupt=p.ld_corrupt,
+               ld_clean=p.ld_clean, ld_corrupt=p.ld_corrupt, min_gap=MIN_GAP,
+               same_guess=p.same_guess,
                heads=None if p.heads is None else p.heads.round(4).tolist(),
                positions=None if p.positions is None else p.positions.round(4).tolist(),
                lens=[int(i) for i in lens])

@@ -24,7 +24,7 @@ import plotly.graph_objects as go
 import torch
 
 from explorer.analysis.logit_lens import Attribution, direct_logit_attribution, logit_lens
-from explorer.analysis.patching import HEAD_HOOK, RESID_HOOK, Patching, patch, patch_one
+from explorer.analysis.patching import HEAD_HOOK, MIN_GAP, RESID_HOOK, Patching, patch, patch_one
 from explorer.analysis.run import Prepared, plural, prepare
 from explorer.figures import compare as compare_figures
 from explorer.figures import patching as figures
@@ -184,6 +184,20 @@ def _prepared(tok: Tokenizer, text: str, n_ctx: int) -> Prepared:
     return prepare(tok, text, n_ctx, False)
 
 
+def no_shares(p: Patching, answer: str, wrong: str) -> str:
+    """Why no shares are shown: the two runs' logit differences are under MIN_GAP apart, so
+    every share would divide by almost nothing."""
+    why = (f"ℹ️ No shares: the clean run prefers {quoted_token(answer)} over "
+           f"{quoted_token(wrong)} by "
+           f"{p.ld_clean:.2f} and the corrupted run by {p.ld_corrupt:.2f}, less than "
+           f"{MIN_GAP:g} apart, so sharing that difference out would divide by almost "
+           "nothing.")
+    if p.same_guess:
+        return why + (f" Both sentences make the model guess {quoted_token(answer)}: change a word "
+                      "that changes the guess.")
+    return why + " Change a word the guess depends on more."
+
+
 def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
                controls: Controls, cell: str | None = None) -> PatchView:
     """Everything the Patch tab shows. ``cell``: the clicked cell ("head L H" or
@@ -244,8 +258,7 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
             dla.heads, theme=theme, title="Direct logit attribution (clean run)",
             subtitle=attribution_subtitle(dla))
     if not p.restorable:
-        lines.append("ℹ️ Both runs prefer the answer over the competitor by the same amount, "
-                     "so there is nothing to restore: change a word the guess depends on.")
+        lines.append(no_shares(p, answer, wrong))
         return PatchView("\n\n".join(lines), pair, "", None, None, None, lens_fig,
                          attribution, p)
     chosen = parse_cell(cell, config.n_layers, config.n_heads, len(clean.ids))

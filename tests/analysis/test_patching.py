@@ -29,6 +29,9 @@ from tests.conftest import tiny_model
 
 CLEAN = [5, 17, 3, 40, 22, 9, 17, 3, 40, 22]
 CORRUPT = [5, 17, 3, 41, 22, 9, 17, 3, 40, 22]  # one token changed (position 3)
+# The tiny models' two runs differ by less than the page's MIN_GAP: the arithmetic tests
+# below share out whatever difference there is.
+ANY_GAP = 1e-4
 
 
 def lively(model):
@@ -92,7 +95,7 @@ def test_attribute_runs_once_and_a_head_switched_off_pushes_nothing():
 @pytest.mark.parametrize("norm", ["pre", "post", "none"])
 def test_patching_the_whole_residual_stream_restores_exactly_one(norm):
     model = lively(tiny_model(seed=2, norm=norm))
-    p = patch(model, CLEAN, CORRUPT)
+    p = patch(model, CLEAN, CORRUPT, min_gap=ANY_GAP)
     assert p.restorable and p.ld_clean != pytest.approx(p.ld_corrupt)
     cells = [(la, None) for la in range(model.config.n_layers)]
     ld = logit_diff(patched_logits(model, torch.tensor(CORRUPT), p.clean, RESID_HOOK, cells),
@@ -114,7 +117,7 @@ def test_patching_the_whole_residual_stream_restores_exactly_one(norm):
 
 def test_batched_cells_equal_one_at_a_time():
     model = tiny_model(seed=4)
-    p = patch(model, CLEAN, CORRUPT)
+    p = patch(model, CLEAN, CORRUPT, min_gap=ANY_GAP)
     for layer, head in [(0, 1), (1, 3)]:
         probs = patch_one(model, CORRUPT, p.clean, HEAD_HOOK, layer, head)
         ld = np.log(probs[p.answer]) - np.log(probs[p.wrong])  # log-softmax keeps differences
@@ -124,12 +127,12 @@ def test_batched_cells_equal_one_at_a_time():
 
 def test_answer_and_competitor_and_identical_sentences():
     model = tiny_model(seed=5)
-    p = patch(model, CLEAN, CORRUPT)
+    p = patch(model, CLEAN, CORRUPT, min_gap=ANY_GAP)
     assert p.answer == int(np.argmax(p.clean_logits))
     top_corrupt = int(np.argmax(p.corrupt_logits))
     assert p.wrong == (top_corrupt if top_corrupt != p.answer
                        else int(np.argsort(p.corrupt_logits)[-2]))
-    same = patch(model, CLEAN, CLEAN)  # nothing differs: nothing to restore, no division by 0
+    same = patch(model, CLEAN, CLEAN, min_gap=ANY_GAP)  # nothing differs: no division by 0
     assert not same.restorable and same.heads is None and same.positions is None
     with pytest.raises(ValueError, match="same number of tokens"):
         patch(model, CLEAN, CORRUPT[:-1])
@@ -265,7 +268,7 @@ def test_head_shares_agree_with_an_independent_patch_of_the_default_model(resour
     for clean_text, corrupt_text in pairs:
         a = prepare(tok, clean_text, model.config.n_ctx, False).ids
         b = prepare(tok, corrupt_text, model.config.n_ctx, False).ids
-        p = patch(model, a, b)
+        p = patch(model, a, b, min_gap=ANY_GAP)  # the arithmetic, whatever the gap
         _, clean = run_with_cache(model, torch.tensor(a), names="*hook_concat")
         for layer in range(model.config.n_layers):
             for head in range(model.config.n_heads):
@@ -287,3 +290,39 @@ def test_head_shares_agree_with_an_independent_patch_of_the_default_model(resour
                 ld = float(logits[p.answer] - logits[p.wrong])
                 share = (ld - p.ld_corrupt) / (p.ld_clean - p.ld_corrupt)
                 assert share == pytest.approx(p.heads[layer, head], abs=0.02)
+
+
+# Both sentences make the default model guess " hat": their logit differences are almost
+# equal (0.013 apart), and shares of that gap ran from -7.9 to 8.5 (issue 42).
+SAME_GUESS = ("Tom has a red hat and Sam has a blue cap. Tom has a red",
+              "Tom has a red hat and Sam has a blue cap. Sam has a red")
+
+
+def test_runs_that_prefer_the_answer_about_equally_get_no_shares(resources, capsys):
+    import json
+
+    from explorer.analysis.patching import MIN_GAP, main
+    from explorer.analysis.run import prepare
+    from explorer.views.controls import Controls
+    from explorer.views.patch import patch_view
+
+    tok, zoo = resources
+    model = zoo.get(zoo.default_name)
+    a, b = (prepare(tok, t, model.config.n_ctx, False).ids for t in SAME_GUESS)
+    p = patch(model, a, b)
+    assert abs(p.ld_clean - p.ld_corrupt) < MIN_GAP and p.same_guess
+    assert not p.restorable and p.heads is None and p.positions is None
+    # the same pair with any gap at all shares it out: what the threshold keeps off the page
+    blown = patch(model, a, b, min_gap=ANY_GAP)
+    assert np.abs(blown.heads).max() > 2
+    # the command line agrees with the page: the answer, the competitor, and no shares
+    assert main(["--clean", SAME_GUESS[0], "--corrupt", SAME_GUESS[1], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["answer_id"], out["wrong_id"]) == (p.answer, p.wrong)
+    assert out["heads"] is None and out["positions"] is None and out["same_guess"] is True
+    view = patch_view(zoo, tok, *SAME_GUESS, Controls())
+    assert view.heads is None and "No shares" in view.status and "hat" in view.status
+    # a pair that changes the guess still gets its shares, as the page's first example does
+    c, d = (prepare(tok, t, model.config.n_ctx, False).ids for t in (EXAMPLE_CLEAN,
+                                                                    EXAMPLE_CORRUPT))
+    assert patch(model, c, d).restorable
