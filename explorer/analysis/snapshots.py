@@ -242,6 +242,28 @@ def induction_trend(snaps: SnapshotSet, tok: Tokenizer, text: str,
     return out
 
 
+def copy_control(snaps: SnapshotSet, tok: Tokenizer, index: int, text: str = COPY_PROBE,
+                 settings: AttentionSettings | None = None) -> tuple[float, float] | None:
+    """Is snapshot ``index``'s best copying head copying? (its weight on the copy target
+    when ``text`` is said twice, its weight on the same places when the second half is the
+    same tokens in another order: the list's two halves swapped). A head that only looks a
+    fixed distance back scores about the same on both; one that copies drops on the second.
+    None when the doubled text does not fit."""
+    model = snaps.snapshots[index].model
+    ids = prepare(tok, text, model.config.n_ctx, masked_word=False).ids
+    rep = doubled(ids, model.config.n_ctx)
+    if rep is None:
+        return None
+    n = len(ids)
+    swapped = ids + ids[n // 2:] + ids[:n // 2]
+    scores = []
+    for seq in (rep, swapped):
+        _, cache = run_with_cache(model, torch.tensor([seq]), settings, names="*hook_pattern")
+        scores.append(copy_scores(cache.stack("attn.hook_pattern")[:, 0].double().numpy(), n))
+    best = np.unravel_index(int(scores[0].argmax()), scores[0].shape)
+    return float(scores[0][best]), float(scores[1][best])
+
+
 def previous_token_trend(snaps: SnapshotSet, tok: Tokenizer, text: str,
                          settings: AttentionSettings | None = None) -> list[float]:
     """For each snapshot, the largest previous-token share of any head on the sentence

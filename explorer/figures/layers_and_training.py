@@ -108,7 +108,8 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
     ``history``: ``[{"tokens", "val_loss"}, ...]`` (the card's validation history);
     ``snapshots``: ``[(step, tokens, train_loss or None), ...]``; ``current``: index
     into ``snapshots`` drawn large in the accent colour, with a vertical line through
-    both panels. ``trend``: one value 0..1 per snapshot; ``baseline``: what spreading
+    both panels; every curve stops there, on an axis that spans the whole run.
+    ``trend``: one value 0..1 per snapshot; ``baseline``: what spreading
     attention evenly would give (a dashed line). ``induction``: one value per snapshot,
     the strongest head's weight on the copy target when the sentence is said twice,
     drawn in the same lower panel (dotted); ``induction_probe``: the same on a built-in
@@ -125,6 +126,16 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
     steps = np.array([s[0] for s in snapshots], dtype=np.float64)
     x_snap = np.array([max(s[1], 1) for s in snapshots], dtype=np.float64)
     y_snap = np.array([np.nan if s[2] is None else s[2] for s in snapshots], dtype=np.float64)
+    # Drawn up to this snapshot only, on the whole run's axis: the rest of training is
+    # what a student is asked to predict (the curves to the end gave the answer away).
+    x_range = np.log10([min(x_hist.min(initial=x_snap.min()), x_snap.min()),
+                        max(x_hist.max(initial=x_snap.max()), x_snap.max())])
+    seen = x_hist <= x_snap[current]
+    x_hist, y_hist = x_hist[seen], y_hist[seen]
+    upto = current + 1
+    steps, x_snap, y_snap = steps[:upto], x_snap[:upto], y_snap[:upto]
+    trend, induction, induction_probe = (None if c is None else list(c)[:upto]
+                                         for c in (trend, induction, induction_probe))
     data: list[dict] = [{
         "type": "scatter", "mode": "lines", "x": x_hist, "y": y_hist, "yaxis": "y",
         "name": "validation loss", "line": {"color": th.bar, "width": 2},
@@ -148,6 +159,7 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
         height=380 if two else 240,
         showlegend=False, hovermode="closest",
         xaxis={**axis, "type": "log", "title": {"text": "training tokens seen"},
+               "range": list(x_range),
                "anchor": "y2" if two else "y", "exponentformat": "SI", "dtick": 1,
                "minor": {"showgrid": False}},
         yaxis={**axis, "title": {"text": "loss"}, "domain": [0.58, 1.0] if two else [0, 1]},
@@ -180,7 +192,7 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
                 data.append(_copy_curve(x_snap, curve, steps, name, colour, dash, symbol,
                                         where))
         if baseline is not None:
-            data.append({"type": "scatter", "mode": "lines", "x": [x_snap.min(), x_snap.max()],
+            data.append({"type": "scatter", "mode": "lines", "x": list(10 ** x_range),
                          "y": [baseline, baseline], "yaxis": "y2", "name": "even spread",
                          "line": {"color": th.muted, "width": 1, "dash": "dash"},
                          "hovertemplate": "spreading evenly: %{y:.0%}<extra></extra>"})

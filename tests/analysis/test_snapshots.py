@@ -12,6 +12,7 @@ from safetensors.torch import load_file, save_file
 from explorer.analysis.snapshots import (
     COPY_PROBE,
     cached_snapshots,
+    copy_control,
     even_spread,
     induction_trend,
     load_snapshots,
@@ -209,6 +210,36 @@ def test_training_chart_is_valid_plotly(snaps, theme):
     assert training_chart(snaps.history, points, 0).layout.height < fig.layout.height
     with pytest.raises(ValueError):
         training_chart(snaps.history, points, len(points))
+
+
+def test_the_chart_stops_at_the_snapshot_on_the_whole_runs_axis(snaps):
+    points = [(s.step, s.tokens, s.train_loss) for s in snaps.snapshots]
+    n = len(points)
+    fig = training_chart(snaps.history, points, 1, trend=[0.1] * n, baseline=0.15,
+                         induction=[0.2] * n, induction_probe=[0.3] * n)
+    upto = snaps.snapshots[1].tokens
+    for trace in fig.data:
+        if trace.name != "even spread":  # a reference line across the axis, not data
+            assert max(trace.x) <= upto, trace.name  # nothing after this snapshot is drawn
+    low, high = fig.layout.xaxis.range
+    assert 10 ** high >= snaps.snapshots[-1].tokens * 0.999  # room for the rest of the run
+    assert 10 ** low <= snaps.snapshots[0].tokens * 1.001
+
+
+def test_the_early_bump_on_the_list_is_not_copying(snaps, tok):
+    """Step 7 read the list's 33 % at snapshot 1 as copying before the previous-word head:
+    the best head there looks a fixed distance back (the same places, the list's second
+    half swapped: about as much); the last snapshot's copies (far less without the copy)."""
+    from explorer.views.controls import parse_controls
+    from explorer.views.training import training_view
+
+    early, late = copy_control(snaps, tok, 1), copy_control(snaps, tok, len(snaps) - 1)
+    assert early[0] > 0.25 and early[1] >= early[0] / 2
+    assert late[0] > 0.5 and late[1] < late[0] / 4
+    status = training_view(snaps, tok, TEXT, parse_controls(*CONTROLS), 1).status
+    assert "Not copying yet" in status
+    assert "It copies" in training_view(snaps, tok, TEXT, parse_controls(*CONTROLS),
+                                        len(snaps) - 1).status
 
 
 # --------------------------------------------------------------------------- API
