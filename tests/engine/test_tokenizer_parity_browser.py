@@ -34,11 +34,17 @@ HARD_CASES = [
     "____________", "[ma\u017fk] and [mas\u212a] fold", "<mask", "<|endoftext", "1234567890",
     "3.14159 and 1,000,000 and 42nd", "٣٤٥ ²³ ½ Ⅻ", "It's I'll we've they're I'm he'd don't",
     "IT'S 'S 'll ''", "!!!??? ... ,,, ;;; ---", "\"Quoted,\" she said -- (really?)",
+    "bbb ccccc Eeeee llllll",  # BPE ties (one pair twice in a word): leftmost first
     "\ufeffBOM at start", "nel\u0085and\u00a0nbsp\u3000ideographic\u2028line",
     "\u200b\u200c\u200d zero widths", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𝟙𝟚𝟛", "a" * 300, "word " * 240,
     "The cat sat on the mat. " * 50, ("Lily went to the park and saw a big red ball. " * 25)[:1200],
     *("x" * k + " 🤖" * 150 for k in range(4)), "x " * 130 + "end", "[mask] " * 140,
     "Ünïcödé " * 130, "ok" + " " * 1200, "a" + " " * 998 + "b  ",
+    # MAX_CHARS counts code points: 1,200 UTF-16 units but 600 characters; a cut after one
+    # of two emoji
+    "😀" * 600, "a" * 999 + "😀😀", "Lily 😀 " * 200, "😀" + "_" * 998 + "😀😀",
+    # emoji before a mask marker that is the 128th token (offsets after astral characters)
+    "😀 " * 10 + "cat " * 77 + "[mask] the end", "😀 " * 10 + "[mask] " + "cat " * 150,
 ]
 
 LOAD = "async (url) => { window.tok = await AttentionExplorer.tokenizer.load(url); return 1; }"
