@@ -2,10 +2,14 @@
 
    A dependency-free port of what Python does with checkpoints/tokenizer.json (a Hugging Face
    `tokenizers` byte-level BPE, the GPT-2 scheme) and of the text preparation before a forward
-   pass (explorer/analysis/run.py `prepare`). Classic script: adds
-   `AttentionExplorer.tokenizer = {fromJSON, load, MAX_CHARS}`; see
-   /work/notes/engine_contract.md for the interface. Parity with Python is pinned in real
-   Chromium by tests/engine/test_tokenizer_parity_browser.py.
+   pass (explorer/analysis/run.py `prepare`). Parity with Python is pinned in real Chromium
+   by tests/engine/test_tokenizer_parity_browser.py.
+
+   Interface (classic script): `AttentionExplorer.tokenizer = {fromJSON(obj) -> Tokenizer,
+   async load(url) -> Tokenizer, MAX_CHARS}`. A Tokenizer has encode(text) -> ids,
+   pieces(text) -> [{id, piece, start, end}], decode(ids) -> string, prepare(text, {nCtx,
+   maskedWord}) -> {ids, pieces, cutTokens, keptChars, cutChars, text}, and eotId, padId,
+   maskId. Words already seen are cached (word -> ids), so a keystroke re-encodes little.
 
    How `tokenizers` encodes, step by step, as reproduced here:
    1. Lone UTF-16 surrogates become U+FFFD (explorer.models.tokenizer._clean; same length).
