@@ -305,9 +305,10 @@
     prepare(text, {nCtx, maskedWord = false} = {}) {
       if (!Number.isInteger(nCtx) || nCtx < 1) throw new Error("nCtx must be a positive integer");
       text = text === null || text === undefined ? "" : String(text);
-      const chars = codePointOffsets(text);
-      const cutChars = chars.length - 1 > MAX_CHARS;
-      if (cutChars) text = text.slice(0, chars[MAX_CHARS]);
+      // 2 * MAX_CHARS + 2 UTF-16 units hold at least MAX_CHARS + 1 code points
+      const head = codePointOffsets(text.slice(0, 2 * MAX_CHARS + 2));
+      const cutChars = head.length - 1 > MAX_CHARS;
+      if (cutChars) text = text.slice(0, head[MAX_CHARS]);
       text = text.replace(/ +$/, "");
       const at = codePointOffsets(text);
       const cpOf = new Map(at.map((u, i) => [u, i])); // UTF-16 offset -> code point

@@ -121,6 +121,16 @@ def test_hard_cases(page, py_tok):
             assert (unfamiliar in notices) if unfamiliar else len(notices) <= 1, label
 
 
+def test_prepare_of_a_huge_text(page, py_tok):
+    """Only the first MAX_CHARS characters are read, however long the text."""
+    for text in ("The cat sat. " * 20000, "😀" * 100000 + "a"):
+        got = page.evaluate("([t, n]) => tok.prepare(t, {nCtx: n, maskedWord: true})",
+                            [text, N_CTX])
+        expected = python_prepare(py_tok, text, True)
+        expected.pop("notices")
+        assert got == expected
+
+
 def test_hard_cases_cover_what_they_claim(py_tok):
     """The list really holds a cut inside a split character, both cuts and mask markers."""
     facts = [python_prepare(py_tok, t, False) for t in HARD_CASES]
