@@ -309,7 +309,9 @@
       const head = codePointOffsets(text.slice(0, 2 * MAX_CHARS + 2));
       const cutChars = head.length - 1 > MAX_CHARS;
       if (cutChars) text = text.slice(0, head[MAX_CHARS]);
-      text = text.replace(/ +$/, "");
+      let end = text.length; // Python's rstrip(" "): spaces only, not tabs or new lines
+      while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
+      text = text.slice(0, end);
       const at = codePointOffsets(text);
       const cpOf = new Map(at.map((u, i) => [u, i])); // UTF-16 offset -> code point
       const ids = [];
