@@ -52,6 +52,7 @@
   let arranged = null;
   function arrange() {
     const section = shownSection();
+    revealed(section);
     placeBar(section);
     if (section) addTools(barOf(section));
     showChip(section ? null : sectionOf(current));
@@ -124,6 +125,39 @@
     const above = gd.getBoundingClientRect().top - anchor(section).getBoundingClientRect().top;
     return Math.round(screenBottom() - screenTop() - 2 * GAP - above - 6);
   }
+
+  // The shown step's answer is open: .ae-revealed on <html> gives it the room
+  // (static/style.css: the instructions fold away; on a big screen the step's column
+  // widens, so the answer reads without scrolling and the figure stays beside it).
+  function revealed(section) {
+    const open = !!(section && section.querySelector(".ae-step-reveal[open]"));
+    if (root.classList.contains("ae-revealed") !== open) {
+      root.classList.toggle("ae-revealed", open);
+      requestAnimationFrame(() => {
+        placeBar(shownSection());
+        // the figures beside the step now have another width: Plotly redraws each to its
+        // box (autosize), then static/fit.js fits their heights and labels again
+        if (window.Plotly) {
+          document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+            if (gd.offsetParent === null || !gd.layout) return;
+            // a figure given a width of its own (the large head) keeps it on a resize
+            if (gd.layout.width && Math.abs(gd.layout.width - gd.clientWidth) > 4) {
+              window.Plotly.relayout(gd, { width: gd.clientWidth });
+            } else {
+              window.Plotly.Plots.resize(gd);
+            }
+          });
+        }
+        if (AE.fit) AE.fit.all();
+      });
+    }
+  }
+  // "toggle" does not bubble: caught on its way down
+  document.addEventListener("toggle", (ev) => {
+    if (ev.target.classList && ev.target.classList.contains("ae-step-reveal")) {
+      revealed(shownSection());
+    }
+  }, true);
 
   // Big screen: the bar takes the place of the left column (sentence, knobs), whose box
   // the page measures here, as CSS variables.
