@@ -4,15 +4,17 @@ sys.path, and the ``attention-explorer`` command; it stays under 100 MB. One tes
 into a fresh virtualenv, runs the command from outside the checkout and saves a head_view.
 
 The wheel is built offline (``pip wheel --no-build-isolation --no-deps``: hatchling from
-requirements-dev.txt, nothing fetched). The virtualenv sees this interpreter's packages
-(``--system-site-packages``) and installs the wheel alone (``--no-deps --no-index``), so the
-test takes seconds and needs no network; it checks that what runs comes from the venv."""
+requirements-dev.txt, nothing fetched). The virtualenv sees this interpreter's packages (a
+.pth of its site-packages: the README's test command runs in a virtualenv too) and installs
+the wheel alone (``--no-deps --no-index``), so the test takes seconds and needs no network;
+it checks that what runs comes from the venv."""
 
 import json
 import os
 import re
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import venv
 import zipfile
@@ -76,10 +78,22 @@ def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
     assert "attention-explorer = app:main_cli" in entry
 
 
+def see_our_packages(python: Path) -> None:
+    """Let the virtualenv of ``python`` import the packages this interpreter has: a .pth of
+    this interpreter's site-packages. (``system_site_packages`` would show the *base*
+    interpreter's, which inside a virtualenv are not the ones the tests run with.)"""
+    ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    site = subprocess.run([str(python), "-c", "import sysconfig; "
+                           "print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "_test_parent_packages.pth").write_text("\n".join(sorted(ours)) + "\n")
+
+
 def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path):
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    see_our_packages(python)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
                     "--no-deps", "--no-index", str(wheel)], check=True, timeout=300)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # not the checkout's
