@@ -223,8 +223,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     port = args.port if args.port is not None else int(
         os.environ.get("GRADIO_SERVER_PORT", "7860"))
     host = args.host or os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
-    demo.launch(server_name=host,
-                server_port=port, share=args.share, **LAUNCH)
+    # quiet: Gradio's own lines tell a command-line user to "set share=True in launch()"
+    demo.launch(server_name=host, server_port=port, share=args.share, quiet=True,
+                prevent_thread_lock=True, **LAUNCH)
+    print(started_message(demo, host, port, args.share), flush=True)
+    demo.block_thread()
+
+
+def started_message(demo: gr.Blocks, host: str, port: int, share: bool) -> str:
+    """Where the page is, in this command's own words (its options, not launch()'s)."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    lines = [f"Attention Explorer is running on http://{shown}:{port}"]
+    if host in ("0.0.0.0", "::"):
+        lines.append("Students on this network open http://THIS-COMPUTER'S-ADDRESS:"
+                     f"{port}")
+    else:
+        lines.append("Only this computer can open it: --host 0.0.0.0 opens it to the "
+                     "classroom's network.")
+    if share and getattr(demo, "share_url", None):
+        lines.append(f"Public link (through Gradio's servers): {demo.share_url}")
+    elif not share:
+        lines.append("--share also makes a public gradio.live link (needs the network).")
+    return "\n".join(lines)
 
 
 def main_cli() -> None:

@@ -1,4 +1,5 @@
-"""The README's front matter is a Space card the Hub accepts (its limits, checked here)."""
+"""The README's front matter is a Space card the Hub accepts (its limits, checked here); the
+command says where it runs with its own options (--host, --share), not launch()'s."""
 
 import re
 from pathlib import Path
@@ -19,3 +20,13 @@ def test_the_card_fits_the_hubs_limits():
     assert (README.parent / card["app_file"]).is_file()
     # the Hub refuses a short_description over 60 characters
     assert 0 < len(card["short_description"]) <= 60
+
+
+def test_the_command_says_where_it_runs_in_its_own_options():
+    import app
+
+    local = app.started_message(None, "127.0.0.1", 7860, share=False)
+    assert "http://127.0.0.1:7860" in local and "--host 0.0.0.0" in local
+    assert "--share" in local and "launch()" not in local
+    room = app.started_message(None, "0.0.0.0", 8000, share=False)
+    assert "THIS-COMPUTER'S-ADDRESS:8000" in room
