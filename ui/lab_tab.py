@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import tempfile
-from pathlib import Path
 
 import gradio as gr
 from gradio.components.plot import PlotData
@@ -46,8 +43,6 @@ TAB = "lab"
 TITLE = "Lab"
 UPDATE_S = 0.4  # the page gets a new picture this often while a run trains
 MAX_WATCH_S = 900.0  # a page stops watching after this long (the run itself is capped)
-CACHE_DIR = Path(os.environ.get("AE_LAB_CACHE")
-                 or Path(tempfile.gettempdir()) / "attention-explorer-lab")
 
 INTRO = """**Train a transformer yourself.** The task: random tokens in which a random
 block is said twice. Nothing can predict the first copy; the second copy can be predicted
@@ -62,7 +57,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
           runner: LabRunner | None = None) -> None:
     """Declare the tab (inside the caller's ``gr.Tab``) and wire Train and Stop. One runner
     per app; its workers start when the tab is first opened."""
-    runner = runner or LabRunner(CACHE_DIR, device=zoo.device)
+    # its cache: $AE_LAB_CACHE, or a private temporary folder removed when the app exits
+    runner = runner or LabRunner(device=zoo.device)
     demo.lab_runner = runner  # the app's, for a test or a clean shutdown
     bar = step_bar(panel, TAB)  # Start here's Lab step, at the top of this view
     gr.Markdown(INTRO, elem_classes="caption-text")
@@ -114,14 +110,16 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                     ran_, request: gr.Request):
         """Ask for a run and stream what it does until it ends (or the page goes)."""
         session = request.session_hash or "anonymous"
+        address = getattr(getattr(request, "client", None), "host", None) or ""
         closed = gr.Button(interactive=False)
         try:
             settings = read_settings(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_)
         except BadControl as exc:
             yield f"⚠️ {exc}", gr.skip(), None, class_table(runner.table()), closed, ran_
             return
+        run_id = None
         try:
-            run_id = runner.ask(session, settings)
+            run_id = runner.ask(session, settings, address)
             waited = 0.0
             while waited < MAX_WATCH_S:
                 view = runner.view(run_id)
@@ -137,11 +135,19 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             log.exception("lab run failed")
             yield ("⚠️ Something went wrong with this run. Please try again.", gr.skip(),
                    None, class_table(runner.table()), closed, True)
+        finally:  # the page went (Gradio closes the stream) or stopped watching: leave
+            if run_id is not None:
+                runner.leave(session, run_id)
 
     def halt(request: gr.Request):
         runner.stop(request.session_hash or "anonymous")
 
     models = registry(demo, zoo)
+
+    def gone(request: gr.Request) -> None:  # the page was closed or reloaded
+        runner.leave(request.session_hash or "anonymous")
+
+    demo.unload(gone)
 
     def open_mine(request: gr.Request):
         """This session's finished run, opened for its views (never another's: the runner

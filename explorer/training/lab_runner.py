@@ -1,50 +1,66 @@
-"""The Lab's runs for a whole class on one small server: worker processes, a fair line,
-a cache of finished runs and the class's table.
+"""The Lab's runs for a whole class on one small server: shared trainings, a bounded fair
+line, workers that come and go, a checked cache and the class's table.
 
-* **Workers**: ``workers`` processes (default: one per core but one, at least one, at
-  most 8) on ``device`` (the app's: a GPU when there is one),
-  started on first use, each at low priority (``nice`` 10) with one torch thread, so the
-  class's keystrokes keep their core and their latency. A worker trains one run at a
-  time (:func:`explorer.training.lab.run_lab`) and sends its events back on one queue.
-* **A fair line**: more runs than workers wait in order of asking, one per session (a
-  second Train from the same session replaces its waiting run); :meth:`LabRunner.view`
-  tells each its place and an estimate. A running run of a session that asks again is
-  cancelled first. Stop cancels at once (the worker checks every step).
-* **The cache**: a run is fixed by its settings and seed, so a finished run's events and
-  model are kept on disk under the sha256 of its settings (``cache_dir``, at most
-  ``max_cached`` runs, least recently used out first); asking for it again replays it at
-  once, equal to the original.
-* **The class's runs**: every run finished in this server's life (bounded), with its
-  settings and whether and when an induction head formed.
+* **A press and a training.** Each Train press is a *run* (``ask`` returns its id; a page
+  reads it with :meth:`LabRunner.view`). Runs with the same settings (the same cache key)
+  share one *training*: a press that comes while it waits or trains attaches to it and
+  watches it live (the view holds every event from the start, then the new ones); once it
+  has finished, later presses replay it from the cache (checked first:
+  :mod:`explorer.training.lab_cache`).
+* **A bounded line.** One live press per session (a second press leaves the first);
+  trainings wait in order of asking, at most ``max_line`` in all and ``per_address`` from
+  one address (a class behind one address shares it; attaching and replaying never count).
+  A press over a bound is refused with a message; a waiting one sees its place.
+* **Nobody watching, too long.** A training whose every press has left (Stop, a new
+  press, the page gone: :meth:`leave`, or no :meth:`view` for ``watch_timeout_s``) is
+  cancelled; one running longer than ``wall_cap_s`` of wall time is stopped.
+* **Workers** (:mod:`explorer.training.lab_pool`, :mod:`explorer.training.lab_worker`):
+  ``workers`` processes (default: the usable CPUs but one), started on first use. A worker
+  that dies (the out-of-memory killer) fails its training with a message to its watchers,
+  frees its slot and is replaced. They exit with the server (their stdin pipe).
 
-One runner per served app (no module-level state); :meth:`close` stops the workers.
-Everything a page reads is a copy, taken under one lock.
+One runner per served app (no module-level state); :meth:`close` (also at exit) stops the
+workers and removes a temporary cache folder. Everything a page reads is a copy, taken
+under one lock.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import itertools
-import json
 import logging
-import multiprocessing as mp
-import os
-import queue as queue_mod
 import shutil
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from explorer.training.lab import LabSettings, run_lab
+from explorer.training import lab_cache
+from explorer.training.lab import LabSettings
+from explorer.training.lab_pool import WORKER_MODULE, Worker, pool_size
 
 log = logging.getLogger(__name__)
 MAX_CACHED = 200  # finished runs kept on disk (each ~0.2 MB: events and a 45k-weight model)
 MAX_TABLE = 500  # rows of the class's table
 MAX_EVENTS = 400  # events kept per run (the curves): the first, then every other when full
+MAX_RUNS = 2000  # presses remembered (the oldest finished one goes first)
 FIRST_ESTIMATE_S = 20.0  # what one run is assumed to take before any has finished
+MAX_LINE = 16  # trainings waiting, in all: 16 default runs on one worker is ~5 minutes
+MAX_PER_ADDRESS = 8  # waiting trainings asked from one address
+WALL_CAP_S = 120.0  # a training's wall time (its 60 s of training, measuring, a slow box)
+WATCH_TIMEOUT_S = 20.0  # a press no page has looked at for this long has left
+TICK_S = 0.5  # how often the runner looks for left presses and overlong trainings
+
+WORKER_DIED = ("⚠️ The worker training this run stopped (the server may be short of "
+               "memory). Please press **Train** again.")
+NO_WORKERS = "⚠️ The Lab cannot start its workers on this server. Tell your teacher."
+LINE_FULL = ("⚠️ **The Lab's line is full** ({n} runs are waiting). Please try again in a "
+             "minute, or train settings someone has already trained (the defaults).")
+ADDRESS_FULL = ("⚠️ **Your network already has {n} runs waiting** in the Lab's line. Please "
+                "try again in a minute, or train settings someone has already trained.")
+WALL_STOP = "⏹️ This run was stopped at the Lab's time limit ({s:.0f} s)."
 
 
 def run_key(settings: LabSettings) -> str:
@@ -53,19 +69,21 @@ def run_key(settings: LabSettings) -> str:
 
 
 @dataclass
-class Run:
-    """One run as the page sees it."""
+class Training:
+    """One training of one set of settings, shared by every press that watches it."""
 
     id: int
-    session: str
     settings: LabSettings
     key: str
-    state: str = "waiting"  # waiting, running, done, stopped, failed
+    address: str = ""
+    state: str = "waiting"  # waiting, running, done, stopped, failed, refused
     events: list = field(default_factory=list)  # the curves' points (thinned when long)
     last: dict | None = None  # the newest event (with the probe's patterns)
     summary: dict | None = None
-    from_cache: bool = False
-    asked_at: float = field(default_factory=time.monotonic)
+    message: str | None = None  # why it stopped or failed (Markdown we wrote)
+    watchers: set = field(default_factory=set)  # ids of the presses watching it
+    started_at: float | None = None
+    cancelled: bool = False
 
     def add(self, event: dict) -> None:
         self.last = event
@@ -75,122 +93,156 @@ class Run:
             self.events = self.events[:1] + self.events[2::2]
 
 
-def _worker(jobs, events, cancel, cache_dir: str, device: str = "cpu") -> None:
-    """A worker process: train each job it is given, report every event, and keep each
-    finished run in the cache (its events, the probe's patterns of the last update only,
-    and its model, written to a temporary folder and renamed: never half there)."""
-    try:
-        os.nice(10)
-    except OSError:
-        pass
-    import torch
+@dataclass
+class Run:
+    """One press of Train, as a page sees it."""
 
-    torch.set_num_threads(1)
-    while True:
-        job = jobs.get()
-        if job is None:
-            return
-        run_id, settings, key = job  # (the runner clears ``cancel`` before each job)
-        out = Path(cache_dir) / f"{key}.tmp{os.getpid()}"
-        kept: list[dict] = []
-
-        def emit(event: dict, run_id=run_id, kept=kept) -> None:
-            events.put((run_id, event))
-            if "probe" in event and kept and "probe" in kept[-1]:  # one probe: the last
-                kept[-1] = {k: v for k, v in kept[-1].items() if k != "probe"}
-            kept.append(event)
-
-        try:
-            summary = run_lab(settings, emit, should_stop=cancel.is_set, out=out,
-                              with_probe=True, device=device)
-            final = Path(cache_dir) / key
-            if summary["stopped"] or final.exists():
-                shutil.rmtree(out, ignore_errors=True)
-            else:
-                (out / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in kept))
-                out.replace(final)
-        except Exception as exc:  # reported to the page as a failed run
-            shutil.rmtree(out, ignore_errors=True)
-            events.put((run_id, {"kind": "failed", "error": type(exc).__name__}))
+    id: int
+    session: str
+    training: Training
+    from_cache: bool = False
+    state: str | None = None  # its own end, else the training's: "stopped" (it left)
+    seen_at: float = field(default_factory=time.monotonic)
 
 
 class LabRunner:
-    """See the module docstring. ``job`` replaces the worker loop in tests."""
+    """See the module docstring. ``worker``: the worker's module (a test's stand-in)."""
 
-    def __init__(self, cache_dir: Path, workers: int | None = None,
-                 max_cached: int = MAX_CACHED, worker: Callable = _worker,
-                 device: str = "cpu") -> None:
-        self.cache_dir = Path(cache_dir)
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        self.n_workers = workers or max(1, min(8, (os.cpu_count() or 2) - 1))
-        self.device = device  # where the workers train (the app's: a GPU when there is one)
-        self.max_cached = max_cached
-        self._worker_fn = worker
+    def __init__(self, cache_dir: Path | None = None, workers: int | None = None,
+                 max_cached: int = MAX_CACHED, worker: str = WORKER_MODULE,
+                 device: str = "cpu", max_line: int = MAX_LINE,
+                 per_address: int = MAX_PER_ADDRESS, wall_cap_s: float = WALL_CAP_S,
+                 watch_timeout_s: float = WATCH_TIMEOUT_S) -> None:
+        self.cache_dir, self._temporary = lab_cache.private_dir(cache_dir)
+        lab_cache.sweep(self.cache_dir)  # a worker killed while writing left its folder
+        self.n_workers = workers or pool_size()
+        self.device, self.max_cached, self._module = device, max_cached, worker
+        self.max_line, self.per_address = max_line, per_address
+        self.wall_cap_s, self.watch_timeout_s = wall_cap_s, watch_timeout_s
         self._lock = threading.RLock()
         self._ids = itertools.count(1)
-        self._runs: OrderedDict[int, Run] = OrderedDict()  # every run a page may ask about
-        self._line: OrderedDict[str, int] = OrderedDict()  # session -> waiting run id
-        self._slots: list[int | None] = []  # run id on each worker (None: free)
+        self._runs: OrderedDict[int, Run] = OrderedDict()  # every press a page may ask about
+        self._live: dict[str, int] = {}  # session -> its press on a waiting/running training
+        self._trainings: dict[str, Training] = {}  # key -> its waiting or running training
+        self._line: OrderedDict[int, Training] = OrderedDict()  # waiting, oldest first
+        self._workers: list[Worker] = []
         self._table: list[dict] = []  # the class's finished runs, newest last
         self._durations: list[float] = []
-        self._started = False
-        self._ctx = mp.get_context("spawn")  # a fresh interpreter: no copy of the server
+        self._started = self._closed = False
+        self.replaced = 0  # workers replaced after dying
+        self._stillborn = 0  # workers in a row that died before they were ready
+        atexit.register(self.close)
 
-    # ------------------------------------------------------------------ processes
+    # ------------------------------------------------------------------ workers
+    def _spawn(self, slot: int) -> Worker:
+        return Worker(slot, self.cache_dir, self.device, self._module,
+                      self._on_message, self._on_exit)
+
     def _start(self) -> None:
-        if self._started:
+        if self._started or self._closed:
             return
-        self._events = self._ctx.Queue()
-        self._jobs, self._cancels, self._procs = [], [], []
-        for _ in range(self.n_workers):
-            jobs, cancel = self._ctx.Queue(), self._ctx.Event()
-            proc = self._ctx.Process(target=self._worker_fn, daemon=True,
-                                     args=(jobs, self._events, cancel, str(self.cache_dir),
-                                           self.device))
-            proc.start()
-            self._jobs.append(jobs)
-            self._cancels.append(cancel)
-            self._procs.append(proc)
-        self._slots = [None] * self.n_workers
-        self._reader = threading.Thread(target=self._read, daemon=True, name="lab-events")
         self._started = True
-        self._reader.start()
+        self._workers = [self._spawn(i) for i in range(self.n_workers)]
+        threading.Thread(target=self._watch, daemon=True, name="lab-runner").start()
 
-    def _read(self) -> None:
-        while self._started:
-            try:
-                run_id, event = self._events.get(timeout=0.5)
-            except queue_mod.Empty:
-                continue
-            except (EOFError, OSError):
+    def _on_message(self, worker: Worker, message: dict) -> None:
+        if "ready" in message:
+            self._stillborn = 0
+        with self._lock:
+            training = worker.job
+            if "job" not in message or training is None or training.id != message["job"]:
                 return
+            event = message["event"]
+            if event["kind"] in ("done", "failed"):
+                worker.job = None
+                self._finish(training, event)
+                self._dispatch()
+            else:
+                training.add(event)
+
+    def _on_exit(self, worker: Worker) -> None:
+        """A worker ended: at close, or it died (killed): fail its run, replace it."""
+        with self._lock:
+            if self._closed:
+                return
+            log.warning("lab worker %s exited (%s)", worker.pid, worker.proc.returncode)
+            if worker.job is not None:
+                self._finish(worker.job, {"kind": "failed", "error": "worker died"},
+                             WORKER_DIED)
+                worker.job = None
+            self._stillborn = 0 if worker.ready.is_set() else self._stillborn + 1
+            if self._stillborn >= 3:  # it cannot start here: say so, do not loop
+                for training in list(self._line.values()):
+                    self._cancel(training, NO_WORKERS, state="failed")
+                return
+            self.replaced += 1
+            self._workers[worker.slot] = self._spawn(worker.slot)
+            self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Give free workers the oldest waiting trainings."""
+        for worker in self._workers:
+            if worker.job is not None or not self._line or worker.proc.poll() is not None:
+                continue
+            _, training = self._line.popitem(last=False)
+            training.state, training.started_at = "running", time.monotonic()
+            worker.job = training
+            worker.send({"job": training.id, "key": training.key,
+                         "settings": asdict(training.settings)})
+
+    def _watch(self) -> None:
+        """Every TICK_S: presses nobody looks at leave; overlong trainings stop."""
+        while not self._closed:
+            time.sleep(TICK_S)
             with self._lock:
-                run = self._runs.get(run_id)
-                if run is None:
-                    continue
-                if event["kind"] in ("done", "failed"):
-                    self._finish(run, event)
-                else:
-                    run.add(event)
+                now = time.monotonic()
+                for session, run_id in list(self._live.items()):
+                    if now - self._runs[run_id].seen_at > self.watch_timeout_s:
+                        self.stop(session)
+                for worker in self._workers:
+                    t = worker.job
+                    if (t is not None and not t.cancelled
+                            and now - t.started_at > self.wall_cap_s):
+                        self._cancel(t, WALL_STOP.format(s=self.wall_cap_s))
 
-    def _finish(self, run: Run, event: dict) -> None:
+    # ------------------------------------------------------------------ trainings
+    def _finish(self, training: Training, event: dict, message: str | None = None) -> None:
         if event["kind"] == "failed":
-            run.state = "failed"
+            training.state = "failed"
+            training.message = message or f"⚠️ This run failed on the server ({event['error']})."
         else:
-            run.summary = event
-            run.state = "stopped" if event["stopped"] else "done"
-            if run.state == "done":
+            training.summary = event
+            training.state = "stopped" if event.get("stopped") else "done"
+            if training.state == "done":
                 self._durations = (self._durations + [event["wall_s"]])[-20:]
-                self._remember(run)
-        for i, rid in enumerate(self._slots):
-            if rid == run.id:
-                self._slots[i] = None
-        self._dispatch()
+                self._remember(training)
+        if self._trainings.get(training.key) is training:
+            del self._trainings[training.key]  # later presses replay it from the cache
+        for run_id in training.watchers:
+            session = self._runs[run_id].session if run_id in self._runs else None
+            if self._live.get(session) == run_id:
+                del self._live[session]
 
-    def _remember(self, run: Run) -> None:
-        """A finished run: a row in the class's table (its files the worker kept)."""
-        self._prune()
-        s, summary = run.settings, run.summary
+    def _cancel(self, training: Training, message: str | None = None,
+                state: str = "stopped") -> None:
+        """Stop a waiting or running training (a running one ends when its worker sees it)."""
+        training.message = training.message or message
+        if self._trainings.get(training.key) is training:
+            del self._trainings[training.key]  # a new press trains afresh
+        if training.state == "waiting":
+            self._line.pop(training.id, None)
+            self._finish(training, {"kind": "done", "stopped": True} if state == "stopped"
+                         else {"kind": "failed", "error": state}, message)
+            return
+        training.cancelled = True
+        for worker in self._workers:
+            if worker.job is training:
+                worker.send({"cancel": training.id})
+
+    def _remember(self, training: Training) -> None:
+        """A finished training: a row in the class's table (its files the worker kept)."""
+        lab_cache.prune(self.cache_dir, self.max_cached)
+        s, summary = training.settings, training.summary
         self._table = (self._table + [{
             "layers": s.layers, "heads": s.heads, "pos": s.pos, "mlp": s.mlp, "norm": s.norm,
             "lr": s.lr, "seed": s.seed, "steps": summary["steps"], "formed": summary["formed"],
@@ -198,23 +250,12 @@ class LabRunner:
             "best_induction": summary["best_induction"],
             "best_previous_token": summary["best_previous_token"]}])[-MAX_TABLE:]
 
-    def _prune(self) -> None:
-        kept = sorted((p for p in self.cache_dir.iterdir() if p.is_dir()
-                       and (p / "events.jsonl").exists()), key=lambda p: p.stat().st_atime)
-        for old in kept[:max(0, len(kept) - self.max_cached)]:
-            shutil.rmtree(old, ignore_errors=True)
-
-    def _dispatch(self) -> None:
-        """Give free workers the oldest waiting runs."""
-        for i, rid in enumerate(self._slots):
-            if rid is not None or not self._line:
-                continue
-            _, run_id = self._line.popitem(last=False)
-            run = self._runs[run_id]
-            run.state = "running"
-            self._slots[i] = run_id
-            self._cancels[i].clear()  # here, not in the worker: a Stop may come before it
-            self._jobs[i].put((run_id, run.settings, run.key))  # has picked the job up
+    def _refusal(self, address: str) -> str | None:
+        waiting = list(self._line.values())
+        if len(waiting) >= self.max_line:
+            return LINE_FULL.format(n=len(waiting))
+        mine = sum(t.address == address for t in waiting)
+        return ADDRESS_FULL.format(n=mine) if mine >= self.per_address else None
 
     # ------------------------------------------------------------------ the page's verbs
     def warm(self) -> None:
@@ -222,74 +263,92 @@ class LabRunner:
         with self._lock:
             self._start()
 
-    def ask(self, session: str, settings: LabSettings) -> int:
-        """Start (or queue, or replay) a run for ``session``; returns its id. The
-        session's earlier run, waiting or running, is cancelled."""
+    def ask(self, session: str, settings: LabSettings, address: str = "") -> int:
+        """A press of Train by ``session`` (from ``address``): attach to the same settings'
+        training, replay it, queue a new one, or refuse; returns the press's id. The
+        session's earlier press leaves its training."""
         with self._lock:
             self.stop(session)
-            run = Run(next(self._ids), session, settings, run_key(settings))
+            key = run_key(settings)
+            run = Run(next(self._ids), session, self._trainings.get(key))
+            if run.training is None:
+                events = lab_cache.load(self.cache_dir, key)
+                if events is not None:
+                    run.training, run.from_cache = Training(0, settings, key), True
+                    for event in events[:-1]:
+                        run.training.add(event)
+                    run.training.summary, run.training.state = events[-1], "done"
+                elif (refusal := self._refusal(address)) is not None:
+                    run.training = Training(0, settings, key, address, "refused",
+                                            message=refusal)
+                else:
+                    run.training = Training(next(self._ids), settings, key, address)
+                    self._trainings[key] = self._line[run.training.id] = run.training
+            if run.training.state in ("waiting", "running"):
+                run.training.watchers.add(run.id)
+                self._live[session] = run.id
             self._runs[run.id] = run
-            if len(self._runs) > 4 * MAX_TABLE:  # the oldest finished run: nobody asks
-                old = next((i for i, r in self._runs.items()  # (a waiting or running one
-                            if r.state not in ("waiting", "running")), None)  # is kept)
-                if old is not None:
-                    del self._runs[old]
-            if self._replay(run):
-                return run.id
-            self._start()
-            self._line[session] = run.id
-            self._dispatch()
+            self._forget()
+            if run.training.state == "waiting":
+                self._start()
+                self._dispatch()
             return run.id
 
-    def _replay(self, run: Run) -> bool:
-        path = self.cache_dir / run.key / "events.jsonl"
-        try:
-            events = [json.loads(line) for line in path.read_text().splitlines() if line]
-        except (OSError, ValueError):
-            return False
-        os.utime(path.parent)  # recently used: kept longer
-        run.from_cache = True
-        for event in events[:-1]:
-            run.add(event)
-        run.summary, run.state = events[-1], "done"
-        return True
+    def _forget(self) -> None:
+        if len(self._runs) > MAX_RUNS:  # the oldest press no longer live: nobody asks
+            old = next((i for i in self._runs if i not in self._live.values()), None)
+            if old is not None:
+                del self._runs[old]
 
     def stop(self, session: str) -> bool:
-        """Cancel the session's waiting or running run (True if there was one)."""
+        """The session's live press leaves its training (cancelled if nobody else watches
+        it); True if there was one."""
         with self._lock:
-            found = False
-            waiting = self._line.pop(session, None)
-            if waiting is not None:
-                self._runs[waiting].state = "stopped"
-                found = True
-            for i, rid in enumerate(self._slots):
-                if rid is not None and self._runs[rid].session == session:
-                    self._cancels[i].set()
-                    found = True
-            return found
+            run_id = self._live.pop(session, None)
+            if run_id is None:
+                return False
+            run = self._runs[run_id]
+            run.state = "stopped"
+            run.training.watchers.discard(run_id)
+            if not run.training.watchers:
+                self._cancel(run.training)
+            return True
+
+    def leave(self, session: str, run_id: int | None = None) -> bool:
+        """The page of ``session`` is gone (or stopped watching ``run_id``): as Stop, if that
+        press is still the session's live one."""
+        with self._lock:
+            if run_id is not None and self._live.get(session) != run_id:
+                return False
+            return self.stop(session)
 
     def view(self, run_id: int) -> dict | None:
-        """What the page shows of one run: state, place in line, events, newest event."""
+        """What the page shows of one press: state, place in line, events, newest event,
+        message, how many watch it (and the page is still looking)."""
         with self._lock:
             run = self._runs.get(run_id)
             if run is None:
                 return None
+            run.seen_at = time.monotonic()
+            t = run.training
+            state = run.state or t.state  # a press that left stays "stopped"
             place, wait_s = None, None
-            if run.state == "waiting":
-                place = list(self._line.values()).index(run.id) + 1
+            if state == "waiting":
+                place = list(self._line).index(t.id) + 1
                 each = (sum(self._durations) / len(self._durations) if self._durations
                         else FIRST_ESTIMATE_S)
                 wait_s = round(each * -(-place // self.n_workers), 1)
-            return {"id": run.id, "state": run.state, "place": place, "wait_s": wait_s,
-                    "from_cache": run.from_cache, "settings": run.settings,
-                    "events": list(run.events), "last": run.last, "summary": run.summary}
+            return {"id": run.id, "state": state, "place": place, "wait_s": wait_s,
+                    "from_cache": run.from_cache, "settings": t.settings,
+                    "events": list(t.events), "last": t.last, "summary": t.summary,
+                    "message": t.message, "watchers": len(t.watchers)}
 
     def table(self) -> list[dict]:
         with self._lock:
             return list(self._table)
 
     def latest(self, session: str) -> int | None:
-        """The id of ``session``'s newest run still known (None: it has none)."""
+        """The id of ``session``'s newest press still known (None: it has none)."""
         with self._lock:
             return next((r.id for r in reversed(self._runs.values()) if r.session == session),
                         None)
@@ -298,17 +357,21 @@ class LabRunner:
         """The finished run's checkpoint, if it is still kept."""
         with self._lock:
             run = self._runs.get(run_id)
-        path = None if run is None else self.cache_dir / run.key / "model.safetensors"
+        path = None if run is None else self.cache_dir / run.training.key / "model.safetensors"
         return path if path is not None and path.exists() else None
 
+    def workers(self) -> list[Worker]:
+        """The worker processes now (for a test or a benchmark: pids, memory)."""
+        with self._lock:
+            return list(self._workers)
+
     def close(self) -> None:
-        if not self._started:
-            return
-        self._started = False
-        for jobs, cancel in zip(self._jobs, self._cancels, strict=True):
-            cancel.set()
-            jobs.put(None)
-        for proc in self._procs:
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.terminate()
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            workers = list(self._workers)
+        for worker in workers:
+            worker.close()
+        if self._temporary:
+            shutil.rmtree(self.cache_dir, ignore_errors=True)

@@ -78,12 +78,15 @@ def _status(view: dict, prediction: str | None) -> str:
     s: LabSettings = view["settings"]
     model = (f"{s.layers} layer{'s' * (s.layers > 1)} × {s.heads} head{'s' * (s.heads > 1)}, "
              f"{s.pos} positions")
+    shared = view.get("watchers", 0) - 1  # others who pressed Train with these settings
+    also = (f" {shared} other student{'s' * (shared > 1)} asked for this same run: you "
+            "all watch one training." if shared > 0 else "")
     if state == "waiting":
         return (f"⏳ **Your run is number {view['place']} in line** ({model}); it should "
                 f"start in about {math.ceil(view['wait_s'])} s. Other students' runs are "
-                "training now.")
-    if state == "failed":
-        return "⚠️ This run failed on the server. Please press Train again."
+                "training now." + also)
+    if state in ("failed", "refused"):  # the runner's message (we wrote it), or ours
+        return view.get("message") or "⚠️ This run failed on the server. Please press Train again."
     if last is None:
         return f"⏳ Starting a worker for your run ({model})…"
     layer, head, score = _where(last["induction"])
@@ -98,9 +101,11 @@ def _status(view: dict, prediction: str | None) -> str:
     if formed is not None:
         text = (f"🎉 **An induction head formed at step {formed}** (its score passed "
                 f"{FORMED:.0%}). " + text)
+    if state == "running":
+        text += also
     if state in ("done", "stopped") and summary is not None:
         if state == "stopped":
-            text = "⏹️ **Stopped.** " + text
+            text = (view.get("message") or "⏹️ **Stopped.**") + " " + text
         elif view["from_cache"]:
             text = "♻️ **This exact run was trained before on this server: replayed.** " + text
         if not summary["formed"] and state == "done":
@@ -138,7 +143,7 @@ def lab_view(view: dict | None, prediction: str | None = None,
         patterns = np.asarray(last["probe"], dtype=np.float32) / 100.0  # [layer, head, q, k]
         grid = plot_value(attention_grid_spec(patterns, PROBE_TOKENS, theme=theme,
                                               selected=_where(last["induction"])[:2]))
-    final = view["state"] in ("done", "stopped", "failed")
+    final = view["state"] in ("done", "stopped", "failed", "refused")
     return LabView(_status(view, prediction), chart, grid, final)
 
 
