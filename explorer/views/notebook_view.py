@@ -41,6 +41,7 @@ CSS = """
   padding: 3px 7px; border-radius: 4px; }}
 #{id} [hidden] {{ display: none !important; }}
 #{id} .ae-nb-head {{ margin-top: 10px; max-width: 420px; }}
+#{id} .ae-nb-line {{ margin: 0 0 4px; font-size: 14px; overflow-wrap: anywhere; }}
 """
 BOX = ('<div class="{cls}"><div class="ae-grid" data-view="{view}">'
        '<div class="ae-grid-caption" aria-live="polite">{caption}</div>'
@@ -78,6 +79,7 @@ class AttentionView:
     tokens: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     guesses: list[tuple[str, float]] = field(default_factory=list)
+    heading: tuple[str, ...] = ()  # plain text lines above the grid (a saved file's: what)
 
     def fragment(self) -> str:
         """The view as an HTML fragment with a fresh element id (each call, so the same
@@ -89,6 +91,8 @@ class AttentionView:
         return (f'<div id="{view_id}" class="ae-nb"><style>{CSS.format(id=view_id)}</style>'
                 f'<script type="application/json" class="ae-nb-data">{script_json(data)}'
                 "</script>"
+                + "".join(f'<p class="ae-nb-line">{html.escape(line)}</p>'
+                          for line in self.heading)
                 + BOX.format(cls="ae-nb-grid", view="grid", caption=html.escape(FALLBACK))
                 + BOX.format(cls="ae-nb-head", view="head", caption="")
                 + f"<script>(function () {{\nconst ROOT_ID = {json.dumps(view_id)};\n"

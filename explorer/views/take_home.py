@@ -13,7 +13,7 @@ notebook cell that draws the same view (``explorer.notebook.show``) and
 from __future__ import annotations
 
 from explorer.analysis.run import plural
-from explorer.analysis.stages import pick
+from explorer.analysis.stages import Picked, pick
 from explorer.figures.attention import attention_grid, head_heatmap
 from explorer.models.checkpoint import save_model
 from explorer.models.tokenizer import Tokenizer
@@ -31,6 +31,7 @@ from explorer.views.grid_payload import grid_payload
 from explorer.views.notebook_view import AttentionView
 from explorer.views.share import qr_image, share_link
 
+HEADING_CHARS = 300  # of the sentence, in a saved page's heading (the grid shows it all)
 NO_QR = ("No QR code: the link is too long for one (shorten the sentence, or use the link "
          "itself).")
 NO_LAB_LINK = ("No link for your Lab model: it lives only in this page's session, and a link "
@@ -163,5 +164,23 @@ def notebook_file(zoo: Zoo, tok: Tokenizer, text: str, controls: list) -> tuple[
     if not payload["ok"]:
         return None, code
     path = fresh_dir() / f"attention-{picked.name}.html"
-    AttentionView(payload, "auto", f"Attention Explorer: {picked.name}").save(path)
+    AttentionView(payload, "auto", f"Attention Explorer: {picked.name}",
+                  heading=file_heading(zoo, picked, c, text)).save(path)
     return str(path), code
+
+
+def file_heading(zoo: Zoo, picked: Picked, c: Controls, text: str) -> tuple[str, ...]:
+    """What a saved page says it shows, as plain text lines: the model and its knobs, the
+    experiment if any, and the sentence (cut to a few lines), as an exported picture's
+    caption does (:func:`explorer.views.export.caption_lines`)."""
+    model = zoo.title(picked.name).replace("**", "")
+    kind = f"{c.objective}, {int(c.heads)} heads per layer, {c.pos} positions"
+    if c.lab:
+        kind = "the Lab's words"
+    experiment = c.settings().resolve(picked.model.config).interventions
+    how = ("🧪 experiment on the trained model: " + "; ".join(experiment) if experiment
+           else "as trained")
+    words = " ".join((text or "").split())
+    if len(words) > HEADING_CHARS:
+        words = words[:HEADING_CHARS - 1] + "…"
+    return (f"Attention Explorer · {model} ({kind}) · {how}", f"Sentence: “{words}”")

@@ -50,3 +50,20 @@ def test_nothing_to_draw_gives_no_file_but_still_the_cell(resources):
     path, cell = notebook_file(zoo, tok, "   ", DEFAULT)
     assert path is None and "show('   '" in cell
     assert notebook_cell(zoo, TEXT, ["a knob the page never offers", *DEFAULT[1:]]) == ""
+
+
+def test_the_saved_page_names_its_model_knobs_and_sentence(resources):
+    """Opened weeks later from a download folder, the file says what it shows (issue 42
+    item 13): the model, the experiment, the sentence, escaped as text."""
+    tok, zoo = resources
+    controls = ["next word (causal)", 2, "rotary", "off", "1/√d_head", 1.0, 1, 1, "light"]
+    path, _ = notebook_file(zoo, tok, "The cat <b>sat</b> on the mat.", controls)
+    lines = re.findall(r'<p class="ae-nb-line">(.*?)</p>', open(path, encoding="utf-8").read())
+    assert len(lines) == 2
+    assert "causal-h2-rotary" in lines[0] and "causal mask off" in lines[0]
+    assert lines[1] == "Sentence: “The cat &lt;b&gt;sat&lt;/b&gt; on the mat.”"
+    long_path, _ = notebook_file(zoo, tok, "word " * 200, DEFAULT)
+    long_line = re.findall(r'<p class="ae-nb-line">(.*?)</p>',
+                           open(long_path, encoding="utf-8").read())[1]
+    assert len(long_line) < 320 and long_line.endswith("…”") and "as trained" in \
+        open(long_path, encoding="utf-8").read()
