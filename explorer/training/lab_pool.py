@@ -56,6 +56,7 @@ class Worker:
         self.slot, self.job = slot, None
         self.ready = threading.Event()
         self.rss_kb = 0
+        self.hello: dict = {}
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH"))
                                             if p)
@@ -80,6 +81,7 @@ class Worker:
             if "rss_kb" in message:
                 self.rss_kb = message["rss_kb"]
             if "ready" in message:
+                self.hello = message  # its pid, memory and the web modules it loaded
                 self.ready.set()
             self._on_message(self, message)
         self.proc.wait()
