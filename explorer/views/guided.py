@@ -53,6 +53,10 @@ class Step:
     figures: tuple[str, ...] = ()
     key: str = ""
     own: dict = field(default_factory=dict)  # the opened view's own controls: name -> value
+    # what in the opened view gives the answer away (CSS selectors, e.g. elem ids): covered
+    # ("Hidden until Reveal") while the step is shown and its answer is not revealed
+    # (static/steps.js, static/style.css); a view opened outside a step shows everything
+    hidden: tuple[str, ...] = ()
 
     @property
     def key_figure(self) -> str:
@@ -262,7 +266,8 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "head, one of the last layer's, and the model's guesses.",
              "What will the model guess next, and where will this head look from the second "
              "copy?", ind_answer, "explore", {"text": REPEAT, **at_ind},
-             figures=("head-large", "predictions")),
+             figures=("head-large", "predictions"),
+             hidden=("#predictions",)),  # the guesses: "coat 63 %"
         Step("3 · Switch it off",
              "Switch the head of step 2 off: click its square in the grid, or tick it below."
              + (f" It is **L{ind.layer} H{ind.head}**." if ind else ""),
@@ -280,7 +285,8 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
         Step("5 · No positional encoding",
              "**Positional encoding** is now *none* (done for you). The shuffle test mixes "
              "the words up, lets the model read both orders, and puts the attention back in "
-             "your order to compare.",
+             "your order to compare. For the test the **causal mask is off** (every word "
+             "sees every word), whatever the knob says.",
              "If the words are shuffled, can a model with no positional encoding tell?",
              "Without the causal mask it could not: attention is a weighted *set* operation "
              "and does not see order, so the difference is zero. With the causal mask a word "
@@ -317,7 +323,11 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "and shows how much of the guess that brings back.",
              "Which head, copied alone, brings back the guess *bell*?",
              _carrier_answer(ind, prev, measured), "patch", {"text": EXAMPLE_CLEAN},
-             figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT}),
+             figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT},
+             # the heatmap (its top cell outlined), its reading, the patched guesses and
+             # the table's row "corrupted, L3 H2 patched" name the head
+             hidden=("#patch-heads", "#patch-reading", "#patch-guesses",
+                     "#patch-pair tbody tr:nth-child(3)")),
         Step("9 · Train your own",
              "A tiny transformer learns random words in which a block is said twice. "
              "**Layers** is now *1*: press **Train** and watch the induction score; then "
