@@ -52,7 +52,7 @@ class Worker:
     """One worker process (see the module docstring). ``job``: the id it trains, or None."""
 
     def __init__(self, slot: int, cache_dir: Path, device: str, module: str,
-                 on_message: Callable, on_exit: Callable) -> None:
+                 on_message: Callable, on_exit: Callable, temporary: bool = False) -> None:
         self.slot, self.job = slot, None
         self.ready = threading.Event()
         self.rss_kb = 0
@@ -61,7 +61,8 @@ class Worker:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH"))
                                             if p)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", module, "--cache", str(cache_dir), "--device", device],
+            [sys.executable, "-m", module, "--cache", str(cache_dir), "--device", device,
+             *(["--temporary"] if temporary else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env,
             text=True, bufsize=1, close_fds=True)  # close_fds: no other child holds our pipe
         self._on_message, self._on_exit = on_message, on_exit

@@ -136,7 +136,7 @@ class LabRunner:
     # ------------------------------------------------------------------ workers
     def _spawn(self, slot: int) -> Worker:
         return Worker(slot, self.cache_dir, self.device, self._module,
-                      self._on_message, self._on_exit)
+                      self._on_message, self._on_exit, temporary=self._temporary)
 
     def _start(self) -> None:
         if self._started or self._closed:

@@ -13,8 +13,10 @@ event; the run's "done" (or "failed") event comes last, after its cache entry is
 
 It exits with the server: the end of stdin (the server's end of the pipe closes when the
 server dies, even by SIGKILL) ends it at once, and it checks every second that its parent
-is still the one that started it. (PR_SET_PDEATHSIG is not used: it fires when the
-*thread* that started the worker ends, and the server starts replacements from any thread.)
+is still the one that started it. With ``--temporary`` it then removes the server's
+temporary cache folder (a server killed by a signal cannot). PR_SET_PDEATHSIG is not used:
+it fires when the *thread* that started the worker ends, and the server starts workers (and
+replacements) from whichever thread asks.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def rss_kb() -> int:
 class Channel:
     """The worker's two pipes: jobs and cancels in, events out (one writer lock)."""
 
-    def __init__(self) -> None:
+    def __init__(self, temporary: Path | None = None) -> None:
+        self.temporary = temporary  # the server's temporary cache: gone with the server
         self.out = os.fdopen(os.dup(1), "w", buffering=1)
         os.dup2(2, 1)  # a stray print() goes to stderr, never into the event stream
         self.jobs: queue.Queue = queue.Queue()
@@ -64,13 +67,18 @@ class Channel:
                 self.cancelled.add(message["cancel"])
             else:
                 self.jobs.put(message)
-        os._exit(0)  # the server is gone (or closed us): nothing to train for
+        self._exit()  # the server is gone (or closed us): nothing to train for
+
+    def _exit(self) -> None:
+        if self.temporary is not None:  # a server killed by a signal cannot remove it
+            shutil.rmtree(self.temporary, ignore_errors=True)
+        os._exit(0)
 
     def _watch_parent(self) -> None:
         while True:
             time.sleep(1.0)
             if os.getppid() != self._parent:
-                os._exit(0)
+                self._exit()
 
     def send(self, message: dict) -> None:
         with self._lock:
@@ -112,12 +120,14 @@ def serve(run: Callable[[Channel, dict, Path, str], None] = train,
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, required=True)
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--temporary", action="store_true",
+                    help="the cache folder is the server's temporary one: remove it on exit")
     args = ap.parse_args(argv)
     try:
         os.nice(10)
     except OSError:
         pass
-    channel = Channel()
+    channel = Channel(args.cache if args.temporary else None)
     import torch
 
     torch.set_num_threads(1)  # a model this size: two threads are 3-7x slower than one

@@ -53,19 +53,22 @@ SERVER = """
 import sys, time
 from explorer.training.lab import LabSettings
 from explorer.training.lab_runner import LabRunner
-runner = LabRunner(sys.argv[1], workers=2, worker=sys.argv[2])
+runner = LabRunner(None, workers=2, worker=sys.argv[2])  # a temporary cache
 runner.ask("a", LabSettings(max_steps=3000))
 for w in runner.workers():
     w.ready.wait(60)
-print(" ".join(str(w.pid) for w in runner.workers()), flush=True)
+print(runner.cache_dir, " ".join(str(w.pid) for w in runner.workers()), flush=True)
 time.sleep(120)
 """
 
 
-def _server_then(sig, tmp_path):
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(tmp_path), SLOW_WORKER],
+def _server_then(sig):
+    env = {k: v for k, v in os.environ.items() if k != "AE_LAB_CACHE"}
+    server = subprocess.Popen([sys.executable, "-c", SERVER, "-", SLOW_WORKER], env=env,
                               cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    pids = [int(p) for p in server.stdout.readline().split()]
+    cache, *pids = server.stdout.readline().split()
+    pids = [int(p) for p in pids]
+    assert Path(cache).is_dir()
     assert len(pids) == 2 and all(alive(p) for p in pids)
     server.send_signal(sig)
     server.wait(timeout=10)
@@ -76,14 +79,18 @@ def _server_then(sig, tmp_path):
     for pid in left:  # never leave them behind, even when the test fails
         os.kill(pid, signal.SIGKILL)
     assert not left, f"workers outlived the server ({sig.name})"
+    deadline = time.monotonic() + 5
+    while Path(cache).exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(cache).exists()  # the server's temporary cache went with it
 
 
-def test_workers_exit_when_the_server_gets_sigterm(tmp_path):
-    _server_then(signal.SIGTERM, tmp_path)
+def test_workers_exit_when_the_server_gets_sigterm():
+    _server_then(signal.SIGTERM)
 
 
-def test_workers_exit_when_the_server_gets_sigkill(tmp_path):
-    _server_then(signal.SIGKILL, tmp_path)
+def test_workers_exit_when_the_server_gets_sigkill():
+    _server_then(signal.SIGKILL)
 
 
 def test_a_worker_imports_only_what_training_needs(tmp_path):
