@@ -327,7 +327,7 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              # the heatmap (its top cell outlined), its reading, the patched guesses and
              # the table's row "corrupted, L3 H2 patched" name the head
              hidden=("#patch-heads", "#patch-reading", "#patch-guesses",
-                     "#patch-pair tbody tr:nth-child(3)")),
+                     "#patch-pair .virtual-body > .virtual-row:nth-child(3)")),
         Step("9 · Train your own",
              "A tiny transformer learns random words in which a block is said twice. "
              "**Layers** is now *1*: press **Train** and watch the induction score; then "
