@@ -360,6 +360,12 @@ class LabRunner:
         path = None if run is None else self.cache_dir / run.training.key / "model.safetensors"
         return path if path is not None and path.exists() else None
 
+    def active(self) -> list[dict]:
+        """The waiting and running trainings: state and how many presses watch each."""
+        with self._lock:
+            return [{"state": t.state, "watchers": len(t.watchers), "cancelled": t.cancelled}
+                    for t in self._trainings.values()]
+
     def workers(self) -> list[Worker]:
         """The worker processes now (for a test or a benchmark: pids, memory)."""
         with self._lock:
