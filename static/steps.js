@@ -16,7 +16,8 @@
 //                 box and knobs drawer are fixed over its top and bottom).
 //
 // The bar names its figures (data-figures: elem ids, in the order they are shown; data-key:
-// the one that must be on the first screen). The direct child of the view's column that
+// the one that must be on the first screen) and what gives its answer away (data-hidden:
+// covered until the answer is revealed). The direct child of the view's column that
 // holds each gets data-ae-step-order (static/style.css draws it first, under the bar); two
 // figures in one row get data-ae-step-together (side by side on a projector); the key
 // figure gets data-ae-step-key (first among its neighbours). On a big screen the bar
@@ -89,6 +90,25 @@
         box.removeAttribute("data-ae-step-together");
         box.removeAttribute("data-ae-step-stack"); // static/fit.js
       }
+    });
+    cover(section);
+  }
+
+  // What would give the shown step's answer away (the bar's data-hidden: a selector list,
+  // within the step's view) gets data-ae-hidden: static/style.css covers it ("Hidden until
+  // Reveal") until .ae-revealed. Outside a step nothing is covered.
+  function cover(section) {
+    let hide = [];
+    const within = section && (section.closest(".tabitem") || document);
+    if (within && section.dataset.hidden) {
+      try { hide = [...within.querySelectorAll(section.dataset.hidden)]; } catch (e) { hide = []; }
+    }
+    const set = new Set(hide);
+    document.querySelectorAll("[data-ae-hidden]").forEach((el) => {
+      if (!set.has(el)) el.removeAttribute("data-ae-hidden");
+    });
+    hide.forEach((el) => {
+      if (!el.hasAttribute("data-ae-hidden")) el.setAttribute("data-ae-hidden", "");
     });
   }
 

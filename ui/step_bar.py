@@ -15,7 +15,8 @@ little Markdown (**bold**, *italic*) after escaping. Its answer is a native
 browser does once a view opened (focus, the step's figures first, scrolling them onto
 the first screen, a "Back to step N" chip in the other views, the bar's own "Knobs" and
 "Normal screen" on a big screen) is static/steps.js; the step's figures are named in the
-bar's ``data-figures``.
+bar's ``data-figures``, what would give its answer away in ``data-hidden`` (a CSS selector
+list: covered until the answer is revealed).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def render(step: Step, n: int, total: int, stamp: str) -> str:
     return (f'<section class="ae-step" data-step="{n + 1}" data-stamp="{html.escape(stamp)}" '
             f'data-figures="{html.escape(" ".join(step.figures))}" '
             f'data-key="{html.escape(step.key_figure)}" '
+            f'data-hidden="{html.escape(", ".join(step.hidden))}" '
             f'aria-labelledby="ae-step-title-{n + 1}">'
             f'<h2 class="ae-step-title" id="ae-step-title-{n + 1}" tabindex="-1">'
             f"{inline_html(title)}</h2>"

@@ -1,0 +1,90 @@
+"""Start here as a class meets it (issue 42, items 5-10), in real Chromium at the screens
+where each was found: a step keeps its answer covered until Reveal (item 8), step 5 says
+the shuffle test switches the causal mask off (item 6), ..."""
+
+from __future__ import annotations
+
+from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.ui.test_start_here_browser import (
+    LAPTOP,
+    PHONE,
+    PROJECTOR,
+    SHOWN,
+    WAIT,
+    open_step,
+    wait_shown,
+)
+
+# Is the element (a selector) covered: marked, its cover drawn, and what a click at its
+# centre meets is the element itself (its cover), not the figure inside it?
+COVERED = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  const cover = getComputedStyle(el, '::after').content;
+  el.scrollIntoView({block: 'center'});
+  const r2 = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r2.left + r2.width / 2, r2.top + r2.height / 2);
+  return {marked: el.hasAttribute('data-ae-hidden'), cover,
+          hitSelf: hit === el, inside: !!hit && el.contains(hit) && hit !== el,
+          width: r.width, height: r.height};
+}"""
+def reveal(page, n: int) -> None:
+    page.locator(f".ae-step-bar .ae-step[data-step='{n}'] summary").click()
+    page.wait_for_function("() => document.documentElement.classList.contains('ae-revealed')",
+                           timeout=WAIT)
+
+
+def test_step_2_keeps_the_guesses_covered_until_reveal(browser, app_url):  # noqa: F811
+    """Item 8: the guesses said "coat 63 %" as soon as the step was set up."""
+    for screen in (LAPTOP, PROJECTOR, PHONE):
+        page = open_step(browser, app_url, 2, **screen)
+        try:
+            page.locator("#start-setup").click()
+            wait_shown(page, 2)
+            page.wait_for_function("() => !!document.querySelector('#predictions .main-svg')",
+                                   timeout=WAIT)
+            got = page.evaluate(COVERED, "#predictions")
+            assert got["marked"] and "Hidden until Reveal" in got["cover"], got
+            assert got["hitSelf"] and not got["inside"], got  # the cover, not the bars
+            head = page.evaluate(COVERED, "#head-large")  # the step's key figure is not
+            assert not head["marked"] and head["cover"] == "none", head
+            reveal(page, 2)
+            got = page.evaluate(COVERED, "#predictions")
+            assert got["cover"] == "none" and got["inside"], got
+            # outside a step (All steps), nothing is covered
+            page.locator("#step-explore-all").click()
+            page.wait_for_function(f"() => !({SHOWN})()", timeout=WAIT)
+            click_tab(page, "Explore")
+            got = page.evaluate(COVERED, "#predictions")
+            assert not got["marked"] and got["cover"] == "none", got
+        finally:
+            page.close()
+
+
+def test_step_8_keeps_the_carrier_covered_until_reveal(browser, app_url):  # noqa: F811
+    """Item 8: Patch's heatmap outlined L3 H2 and its table named it as soon as the step
+    was set up."""
+    page = open_step(browser, app_url, 8, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 8)
+        rows = "#patch-pair .virtual-body > .virtual-row"
+        page.wait_for_function("(s) => { const r = document.querySelectorAll(s)[2];"
+                               " return !!r && r.innerText.includes('patched'); }", arg=rows,
+                               timeout=WAIT)
+        page.wait_for_function("() => !!document.querySelector('#patch-heads .main-svg')",
+                               timeout=WAIT)
+        for sel in ("#patch-heads", "#patch-reading", "#patch-guesses", f"{rows}:nth-child(3)"):
+            got = page.evaluate(COVERED, sel)
+            assert got["marked"] and "Hidden until Reveal" in got["cover"], (sel, got)
+            assert got["hitSelf"] and not got["inside"], (sel, got)
+        # the two runs themselves (the set-up) stay readable
+        first = page.evaluate(COVERED, f"{rows}:nth-child(1)")
+        assert not first["marked"] and first["cover"] == "none", first
+        reveal(page, 8)
+        for sel in ("#patch-heads", f"{rows}:nth-child(3)"):
+            got = page.evaluate(COVERED, sel)
+            assert got["cover"] == "none" and got["inside"], (sel, got)
+    finally:
+        page.close()
