@@ -119,7 +119,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             return
         run_id = None
         try:
-            run_id = runner.ask(session, settings, address)
+            # off the event loop: it may check a cache entry or start the workers
+            run_id = await asyncio.to_thread(runner.ask, session, settings, address)
             waited = 0.0
             while waited < MAX_WATCH_S:
                 view = runner.view(run_id)

@@ -77,11 +77,27 @@ def _check(entry: Path) -> list[dict]:
     return events
 
 
-def load(folder: Path, key: str) -> list[dict] | None:
-    """The checked events of entry ``key`` (None: none, or a damaged one, now removed)."""
+def signature(entry: Path) -> tuple | None:
+    """Size and modification time of an entry's files (None: one is missing): an entry
+    checked once is not read again while its signature stays the same."""
+    try:
+        return tuple((p.stat().st_size, p.stat().st_mtime_ns)
+                     for p in (entry / name for name in (*FILES, MANIFEST)))
+    except OSError:
+        return None
+
+
+def load(folder: Path, key: str, checked: dict | None = None) -> list[dict] | None:
+    """The checked events of entry ``key`` (None: none, or a damaged one, now removed).
+    ``checked``: key -> (signature, events) of entries checked before (a replay of a
+    class's thirty presses reads and hashes the files once; updated here)."""
     entry = folder / key
     if not entry.is_dir():
         return None
+    sig = signature(entry)
+    if checked is not None and sig is not None and checked.get(key, (None,))[0] == sig:
+        os.utime(entry)  # recently used: kept longer
+        return checked[key][1]
     try:
         events = _check(entry)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -89,6 +105,8 @@ def load(folder: Path, key: str) -> list[dict] | None:
         shutil.rmtree(entry, ignore_errors=True)
         return None
     os.utime(entry)  # recently used: kept longer
+    if checked is not None and sig is not None:
+        checked[key] = (sig, events)
     return events
 
 

@@ -128,6 +128,7 @@ class LabRunner:
         self._workers: list[Worker] = []
         self._table: list[dict] = []  # the class's finished runs, newest last
         self._durations: list[float] = []
+        self._checked: dict = {}  # cache entries checked once (lab_cache.load)
         self._started = self._closed = False
         self.replaced = 0  # workers replaced after dying
         self._stillborn = 0  # workers in a row that died before they were ready
@@ -272,7 +273,7 @@ class LabRunner:
             key = run_key(settings)
             run = Run(next(self._ids), session, self._trainings.get(key))
             if run.training is None:
-                events = lab_cache.load(self.cache_dir, key)
+                events = lab_cache.load(self.cache_dir, key, self._checked)
                 if events is not None:
                     run.training, run.from_cache = Training(0, settings, key), True
                     for event in events[:-1]:
@@ -295,6 +296,8 @@ class LabRunner:
             return run.id
 
     def _forget(self) -> None:
+        while len(self._checked) > 64:  # the memo of checked entries, bounded
+            del self._checked[next(iter(self._checked))]
         if len(self._runs) > MAX_RUNS:  # the oldest press no longer live: nobody asks
             old = next((i for i in self._runs if i not in self._live.values()), None)
             if old is not None:
