@@ -267,7 +267,8 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "What will the model guess next, and where will this head look from the second "
              "copy?", ind_answer, "explore", {"text": REPEAT, **at_ind},
              figures=("head-large", "predictions"),
-             hidden=("#predictions",)),  # the guesses: "coat 63 %"
+             # the guesses, "coat 63 %": the chart and the line above the grid
+             hidden=("#predictions", "#grid .ae-grid-guesses")),
         Step("3 · Switch it off",
              "Switch the head of step 2 off: click its square in the grid, or tick it below."
              + (f" It is **L{ind.layer} H{ind.head}**." if ind else ""),
