@@ -27,6 +27,7 @@ from explorer.analysis.head_labels import (
     label_heads,
 )
 from explorer.analysis.head_stats import EXPLANATIONS, HeadStats, classify
+from explorer.analysis.losses import LossSpec, loss_spec, spec_loss
 from explorer.analysis.run import Analysis, analyse, plural
 from explorer.figures.attention import attention_grid, head_heatmap, head_heatmap_spec
 from explorer.figures.head_view import head_view, head_view_spec
@@ -147,6 +148,9 @@ def status_text(result: Analysis, name: str, zoo: Zoo) -> str:
             before = float(result.baseline_stats.entropy.mean())
             after = float(result.stats.entropy.mean())
             text += f" Mean attention entropy {before:.2f} → {after:.2f} bits."
+        if (loss := result.extra.get("loss")) is not None:
+            text += (f" Loss on this sentence (lower = easier to guess): as trained "
+                     f"**{loss[0]:.2f}** → now **{loss[1]:.2f}**.")
         if result.baseline_predictions and result.predictions:
             b_tok, b_p = result.baseline_predictions[0]
             a_tok, a_p = result.predictions[0]
@@ -205,7 +209,21 @@ def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
     if detail and result.ids:
         result.extra["labels"] = label_heads(model, result.ids, result.patterns,
                                              controls.settings(), tok.mask_id, result.stats)
+        if result.interventions:  # an experiment: is the sentence easier or harder now?
+            spec = loss_spec(result.ids, config.causal, tok.mask_id)
+            if isinstance(spec, LossSpec):
+                result.extra["loss"] = (spec_loss(model, spec),
+                                        spec_loss(model, spec, controls.settings()))
     return Run(result, name, config.causal, layer, head, controls.theme)
+
+
+def _loss_names(loss: tuple[float, float] | None) -> dict:
+    """The guesses' legend with the sentence's loss as trained and now (an experiment: the
+    top guess can get worse while the sentence as a whole gets easier, step 4)."""
+    if loss is None:
+        return {}
+    return {"compare_name": f"as trained · loss {loss[0]:.2f}",
+            "name": f"now · loss {loss[1]:.2f}"}
 
 
 def _figure_args(run: Run) -> dict:
@@ -221,7 +239,8 @@ def _figure_args(run: Run) -> dict:
                       title=f"Layer {layer}: who looks at whom", top_k=run.top_k),
         "predictions": dict(preds=r.predictions, theme=theme,
                             title=f"Model's guesses for {where}",
-                            compare=r.baseline_predictions) if r.predictions else None,
+                            compare=r.baseline_predictions,
+                            **_loss_names(r.extra.get("loss"))) if r.predictions else None,
     }
 
 

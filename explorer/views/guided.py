@@ -149,7 +149,8 @@ def _mask_answer(ind: ClearHead | None, m: Measured | None) -> str:
     else:
         easier = (f"And this sentence gets *easier*: its loss is **{m.loss_masked:.2f} with "
                   f"the mask** and **{m.loss_unmasked:.2f} without** (lower = easier to "
-                  "guess). ")
+                  "guess; the guesses' legend shows both), though the guess for the next "
+                  "word changed: the loss counts every word. ")
         share = (f"The copying head, {name} (large above), looks for what came after the "
                  f"current word; with the mask off, {m.next_share:.0%} of its attention lands "
                  "on the very next word, in plain view: too little for the table to name a "
@@ -282,7 +283,10 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "easier or harder to guess?",
              "Weight appears *above* the diagonal: words now see the future. "
              + _mask_answer(ind, measured),
-             "explore", {"text": STORY, "mask": "off", **at_ind}, figures=big),
+             "explore", {"text": STORY, "mask": "off", **at_ind},
+             # the guesses' legend gives the sentence's loss as trained and now: the top
+             # guess gets worse while the sentence gets easier (issue 42 item 5)
+             figures=("head-large", "predictions")),
         Step("5 · No positional encoding",
              "**Positional encoding** is now *none* (done for you). The shuffle test mixes "
              "the words up, lets the model read both orders, and puts the attention back in "
