@@ -269,9 +269,11 @@ class LabRunner:
         training, replay it, queue a new one, or refuse; returns the press's id. The
         session's earlier press leaves its training."""
         with self._lock:
-            self.stop(session)
             key = run_key(settings)
             run = Run(next(self._ids), session, self._trainings.get(key))
+            if run.training is not None:  # watched before the session's earlier press
+                run.training.watchers.add(run.id)  # leaves: pressing the same run again
+            self.stop(session)  # (a double click) keeps it going, not restarted
             if run.training is None:
                 events = lab_cache.load(self.cache_dir, key, self._checked)
                 if events is not None:

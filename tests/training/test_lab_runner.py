@@ -112,6 +112,17 @@ def test_identical_settings_share_one_training(slow):
     assert done["state"] == "done" and done["summary"]["steps"] == 1
 
 
+def test_pressing_the_same_run_again_keeps_it_going(slow):
+    runner = slow()
+    a = runner.ask("a", LONG)
+    wait_running(runner, a)
+    again = runner.ask("a", LONG)  # a double click: not restarted
+    assert runner.view(a)["state"] == "stopped"  # the first press left...
+    view = runner.view(again)
+    assert view["state"] == "running" and view["watchers"] == 1  # ...for the second
+    assert [t["cancelled"] for t in runner.active()] == [False]
+
+
 def test_a_training_nobody_watches_is_cancelled(slow):
     runner = slow()
     a = runner.ask("a", LONG)
