@@ -46,6 +46,19 @@ def rss_kb() -> int:
     return 0
 
 
+def trim() -> None:
+    """Give the run's freed memory back to the system (glibc keeps it otherwise: ~35 MB of
+    a worker's ~355 MB after a default run)."""
+    import ctypes
+    import gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
 class Channel:
     """The worker's two pipes: jobs and cancels in, events out (one writer lock)."""
 
@@ -143,6 +156,7 @@ def serve(run: Callable[[Channel, dict, Path, str], None] = train,
             channel.send({"job": job["job"], "event": {"kind": "done", "stopped": True}})
             continue
         run(channel, job, args.cache, args.device)
+        trim()
         channel.send({"rss_kb": rss_kb()})
 
 
