@@ -28,6 +28,7 @@ from explorer.views.controls import (
 )
 from ui.controls import Panel, wire_live
 from ui.lab_session import registry, sources
+from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "compare"
@@ -41,6 +42,7 @@ one does; white is no change."""
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
     with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
         with gr.Row(equal_height=False):
@@ -61,6 +63,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         with gr.Row():
             swap = gr.Button("⇄ Swap left and right", size="sm", elem_id="cmp-swap")
             copy = gr.Button("Copy left → right", size="sm", elem_id="cmp-copy")
+    # a step sets the right side too (step 6: the same model, scaling off)
+    bar.own.update(objective=objective, heads=heads, pos=pos, mask=mask, scaling=scaling,
+                   temperature=temperature)
     status = gr.Markdown(elem_id="cmp-status")
     with gr.Row(equal_height=False):
         left_head = gr.Plot(show_label=False, elem_id="cmp-left", min_width=300)

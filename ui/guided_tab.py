@@ -25,7 +25,8 @@ INTRO = ("**Start here.** Nine short steps through what attention heads do, for 
          "step**, look, and reveal the answer.")
 # The titles of the views the steps open, as app.TABS shows them (tests/views/test_guided.py
 # checks they agree).
-TITLES = {"explore": "Explore", "ablate": "Ablate", "positional": "Positional encodings",
+TITLES = {"explore": "Explore", "compare": "Compare", "ablate": "Ablate",
+          "positional": "Positional encodings",
           "training": "Through training", "patch": "Patch", "lab": "Lab"}
 OPEN_ON_LINK = """() => {
   if (!new URLSearchParams(window.location.search).has('step')) return;

@@ -301,13 +301,19 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              {"text": ORDER, "pos": "none"},
              figures=("pe-shuffle-difference", "pe-shuffle-summary")),
         Step("6 · Why scale?",
-             "Set **Scaling** to *none* (done for you). The scores q·k are no longer divided "
-             "by √d_head before the softmax.",
-             "Will the heads look sharper or blurrier?",
+             "The same head twice: on the left as trained, on the right with **Scaling** "
+             "*none* (done for you): the scores q·k are no longer divided by √d_head before "
+             "the softmax.",
+             "Will the head on the right look sharper or blurrier than on the left?",
              "Sharper, often one-hot: dot products grow with the size of the vectors, and a "
              "softmax of big numbers puts nearly all weight on one word. Dividing by "
              "√d_head keeps the scores in a range where the softmax can still spread "
-             "attention.", "explore", {"text": STORY, "scaling": "none"}, figures=big),
+             "attention.", "compare", {"text": STORY},
+             # the head as trained and now, side by side (issue 42 item 7): the left is the
+             # knobs (as trained), the right the Compare view's own
+             figures=("cmp-left", "cmp-right"),
+             own={**{k: DEFAULTS[k] for k in ("objective", "heads", "pos", "mask",
+                                              "temperature")}, "scaling": "none"}),
         Step("7 · How heads appear",
              "The view starts at the first snapshot, almost untrained. Slide **Training "
              "snapshot** to the right, one snapshot at a time, and watch the status and the "

@@ -172,8 +172,8 @@ def test_all_steps_goes_back_to_the_list_and_hides_the_step(browser, app_url, pa
     page = open_step(browser, app_url, 6, **LAPTOP)
     try:
         page.locator("#start-setup").click()
-        wait_shown(page, 6)
-        page.locator("#step-explore-next").click()
+        assert wait_shown(page, 6)["tab"] == "Compare"  # the head as trained and now
+        page.locator("#step-compare-next").click()
         assert wait_shown(page, 7)["tab"] == "Through training"
         # the step opens Through training at its first snapshot, before the class predicts
         page.wait_for_function("() => document.querySelector('#training-snapshot "
