@@ -13,8 +13,21 @@
 //  * a figure a Start-here step is about fits on the screen under the step's bar
 //    (static/steps.js room()).
 // A figure from the server comes with a new layout object (Plotly.react): what was sent
-// is remembered per layout object, and relayout edits the one it has. Each pass changes
-// only what is off, so the redraw it causes finds nothing more to do.
+// is remembered per layout object, and relayout edits the one it has.
+//
+// Every fit converges (one that never settled froze the page for good: issue 39). A pass runs
+// on each plotly_afterplot, and its relayout redraws, which ends in plotly_afterplot
+// again, all in promise callbacks that never give the page back. So:
+//  * a pass that finds nothing to change changes nothing (it compares before it calls
+//    relayout), so the redraw it caused ends the chain;
+//  * no decision flips back and forth: what toggles has hysteresis (the grid's labels come
+//    back only with MIN_ROW + LABEL_BACK px rows: hiding them widens the panels, and at
+//    11 tokens on a laptop the rows then grew from 9.6 to 10.0 px, labels on, rows 9.6,
+//    off, ... without end), heights move only by more than a few px;
+//  * each figure gets at most MAX_PASSES passes that change something, per new figure
+//    (new layout or data from the server) and per real change of its box's width
+//    (WIDER px; a scrollbar coming and going is less) or a refit the page asks for
+//    (all()). Then it stays as it is.
 (() => {
   const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
   if (AE.fit) return;
@@ -24,6 +37,9 @@
   const MIN_FONT = 12; // CSS px of any figure text on a big screen
   const MIN_HEIGHT = 220; // a step's figure is never squeezed below this to fit the screen
   const ROOMY_ROW = MIN_FONT + 2; // CSS px a projected heatmap row needs for its label
+  const MAX_PASSES = 4; // passes that change a figure, per new figure or new width
+  const WIDER = 24; // CSS px a box's width must move by to earn a figure new passes
+  const NUDGE = 2; // CSS px a square head's height is left off by (4 for other figures)
   // One head's square heatmap in each of these; only Explore's large head grows on a
   // big screen.
   const SQUARE_HEADS = ["head-large", "cmp-left", "cmp-right", "cmp-diff", "training-head",
@@ -80,8 +96,10 @@
     const row = gd.closest("[data-ae-step-together]");
     if (!row || !row.contains(document.getElementById("head-large"))) return;
     const beside = Math.min(height - 110, row.clientWidth * 2 / 3 - 150) / Math.max(n, 1);
-    const stack = beside < ROOMY_ROW;
-    if (row.hasAttribute("data-ae-step-stack") !== stack) {
+    const stacked = row.hasAttribute("data-ae-step-stack");
+    // (stacked, the head goes back beside the guesses only with a px to spare)
+    const stack = stacked ? beside < ROOMY_ROW + 1 : beside < ROOMY_ROW;
+    if (stacked !== stack) {
       row.toggleAttribute("data-ae-step-stack", stack);
       // the head's box is now wider (or narrower) than the figure drawn in it, and Plotly
       // does not refit a figure whose layout has a width and a height (fit.js set one)
@@ -103,8 +121,10 @@
   // A grid drawn shorter here than sent (a phone, a projector, a step's room): the server
   // labelled each panel's rows (y) only where a row was at least MIN_ROW px tall at the
   // height it sent; where the rows are now shorter, the labels run into each other (the ␣
-  // of one on the next), so they go (hover still names each token) and come back with room.
-  const MIN_ROW = 10;
+  // of one on the next), so they go (hover still names each token) and come back with room:
+  // LABEL_BACK px more than they went at, since without them the panels are wider, so
+  // taller, so their rows are too (by under 1 px at 11 tokens on a laptop).
+  const MIN_ROW = 10, LABEL_BACK = 2;
   function gridLabels(gd, height, update) {
     const lay = gd.layout, full = gd._fullLayout, was = sent(gd);
     // (the grid's axes take their tick text from its template: read the drawn axis)
@@ -115,7 +135,8 @@
       was.labels = Object.keys(lay).filter((k) => /^yaxis\d*$/.test(k)
         && lay[k]?.showticklabels !== false);
     }
-    const show = row >= MIN_ROW;
+    const shown = was.labels.some((k) => lay[k]?.showticklabels !== false);
+    const show = row >= MIN_ROW + (shown ? 0 : LABEL_BACK);
     was.labels.forEach((k) => {
       if ((lay[k]?.showticklabels !== false) !== show) update[k + ".showticklabels"] = show;
     });
@@ -138,7 +159,8 @@
   }
 
   // Big screen: the traces' own text (the numbers on bars: Plotly also shrinks them to a
-  // thin bar's thickness unless told not to) and colour bars' labels.
+  // thin bar's thickness unless told not to) and colour bars' labels. What to restyle, as
+  // [[update, trace indices], ...]; empty when all is as it should be.
   function traceFonts(gd) {
     const text = [], bar = [];
     (gd.data || []).forEach((tr, i) => {
@@ -146,10 +168,23 @@
       if ((tr.textfont?.size ?? MIN_FONT) < MIN_FONT || shrinks) text.push(i);
       if ((tr.colorbar?.tickfont?.size ?? MIN_FONT) < MIN_FONT) bar.push(i);
     });
-    if (text.length) {
-      Plotly.restyle(gd, { "textfont.size": MIN_FONT, constraintext: "none" }, text);
+    const out = [];
+    if (text.length) out.push([{ "textfont.size": MIN_FONT, constraintext: "none" }, text]);
+    if (bar.length) out.push([{ "colorbar.tickfont.size": MIN_FONT }, bar]);
+    return out;
+  }
+
+  // The passes a figure has left: MAX_PASSES again for a new figure (Plotly.react gives it
+  // a new layout object, or new data), a box WIDER px wider or narrower than when they
+  // were counted, or a refit the page asks for (all(): a step shown, Big screen switched).
+  function passes(gd, fresh) {
+    const w = gd.clientWidth;
+    let p = gd.__aePasses;
+    if (fresh || !p || p.layout !== gd.layout || p.data !== gd.data
+        || Math.abs(w - p.width) >= WIDER) {
+      p = gd.__aePasses = { layout: gd.layout, data: gd.data, width: w, left: MAX_PASSES };
     }
-    if (bar.length) Plotly.restyle(gd, { "colorbar.tickfont.size": MIN_FONT }, bar);
+    return p;
   }
 
   // A figure drawn while its view was hidden (a step or the live loop redraws views in the
@@ -162,9 +197,13 @@
     }
   });
 
-  function figure(gd) {
+  // One pass: what is off, changed in one relayout (and restyles on a big screen); nothing
+  // when nothing is off or the figure's passes are spent.
+  function figure(gd, fresh = false) {
     if (!gd.__aeWatched) { gd.__aeWatched = true; widths.observe(gd); }
     if (!window.Plotly || !gd.layout || !gd.data || !gd.data.length) return;
+    const budget = passes(gd, fresh);
+    if (budget.left <= 0) return;
     const lay = gd.layout;
     const room = AE.steps ? AE.steps.room(gd) : null;
     const fit = (h) => (room == null || !h ? h : Math.max(MIN_HEIGHT, Math.min(h, room)));
@@ -174,8 +213,9 @@
       update.width = gd.clientWidth;
     }
     if (gd.closest(SQUARE)) {
-      const want = square(gd, room);
-      if (lay.height !== fit(want.height)) update.height = fit(want.height);
+      const want = square(gd, room), h = fit(want.height);
+      if (h !== lay.height && (h == null || lay.height == null
+          || Math.abs(h - lay.height) >= NUDGE)) update.height = h;
       if ((lay.xaxis?.tickfont?.size ?? null) !== want.x) update["xaxis.tickfont.size"] = want.x;
       if ((lay.yaxis?.tickfont?.size ?? null) !== want.y) update["yaxis.tickfont.size"] = want.y;
     } else {
@@ -184,12 +224,16 @@
       if (lay.grid) gridLabels(gd, h || lay.height, update);
     }
     if (projector()) layoutFonts(gd, update);
-    if (Object.keys(update).length) Plotly.relayout(gd, update);
-    if (projector()) traceFonts(gd);
+    const restyles = projector() ? traceFonts(gd) : [];
+    const relayout = Object.keys(update).length > 0;
+    if (!relayout && !restyles.length) return; // nothing off: the chain of redraws ends
+    budget.left -= 1;
+    if (relayout) Plotly.relayout(gd, update);
+    restyles.forEach(([change, traces]) => Plotly.restyle(gd, change, traces));
   }
 
   function all() {
-    document.querySelectorAll(".js-plotly-plot").forEach(figure);
+    document.querySelectorAll(".js-plotly-plot").forEach((gd) => figure(gd, true));
   }
 
   AE.fit = { figure, all };
