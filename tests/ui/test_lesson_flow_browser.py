@@ -1,6 +1,8 @@
 """Start here as a class meets it (issue 42, items 5-10), in real Chromium at the screens
 where each was found: a step keeps its answer covered until Reveal (item 8), step 5 says
-the shuffle test switches the causal mask off (item 6), ..."""
+the shuffle test switches the causal mask off (item 6), step 4 gives the loss as trained and
+now beside the guesses (item 5), step 6 shows the head as trained and now side by side
+(item 7)."""
 
 from __future__ import annotations
 
@@ -47,6 +49,8 @@ def test_step_2_keeps_the_guesses_covered_until_reveal(browser, app_url):  # noq
             got = page.evaluate(COVERED, "#predictions")
             assert got["marked"] and "Hidden until Reveal" in got["cover"], got
             assert got["hitSelf"] and not got["inside"], got  # the cover, not the bars
+            line = page.evaluate(COVERED, "#grid .ae-grid-guesses")  # "coat 63 %" above the grid
+            assert line["marked"] and "Hidden until Reveal" in line["cover"], line
             head = page.evaluate(COVERED, "#head-large")  # the step's key figure is not
             assert not head["marked"] and head["cover"] == "none", head
             reveal(page, 2)
@@ -86,5 +90,70 @@ def test_step_8_keeps_the_carrier_covered_until_reveal(browser, app_url):  # noq
         for sel in ("#patch-heads", f"{rows}:nth-child(3)"):
             got = page.evaluate(COVERED, sel)
             assert got["cover"] == "none" and got["inside"], (sel, got)
+    finally:
+        page.close()
+
+
+def test_step_4_shows_the_loss_as_trained_and_now_beside_the_guesses(browser, app_url,  # noqa: F811
+                                                                     resources):
+    """Item 5 (laptop): the guess got worse while the answer said "easier"; the guesses'
+    legend now gives the sentence's loss as trained and now, on the first screen."""
+    from explorer.views.guided import STORY
+    from explorer.views.guided_numbers import measure
+
+    tok, zoo = resources
+    m = measure(zoo, tok, STORY, STORY, None)
+    page = open_step(browser, app_url, 4, **LAPTOP)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 4)
+        legend = """() => [...document.querySelectorAll('#predictions .legendtext')]
+                     .map((t) => t.textContent)"""
+        page.wait_for_function(f"() => ({legend})().some((t) => t.includes('loss'))",
+                               timeout=WAIT)
+        names = page.evaluate(legend)
+        assert f"as trained · loss {m.loss_masked:.2f}" in names, names
+        assert f"now · loss {m.loss_unmasked:.2f}" in names, names
+        box = page.locator("#predictions").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 900, box
+    finally:
+        page.close()
+
+
+def test_step_5_says_the_shuffle_test_has_the_mask_off(browser, app_url):  # noqa: F811
+    """Item 6 (projector): the class saw a blank difference map; that the test runs with the
+    causal mask off was said only below the screen. Now the step says it, on screen."""
+    page = open_step(browser, app_url, 5, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 5)
+        look = page.locator(".ae-step-bar:visible .ae-step-look")
+        assert "causal mask is off" in look.inner_text()
+        box = look.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 480, box
+    finally:
+        page.close()
+
+
+def test_step_6_shows_the_head_as_trained_and_now_side_by_side(browser, app_url):  # noqa: F811
+    """Item 7 (projector): "sharper or blurrier?" had no before. Compare shows the same head
+    with the knobs (as trained) and with its right side's Scaling none, side by side."""
+    page = open_step(browser, app_url, 6, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        assert wait_shown(page, 6)["tab"] == "Compare"
+        drawn = ("() => ['#cmp-left', '#cmp-right'].every((s) => "
+                 "!!document.querySelector(s + ' .main-svg'))")
+        page.wait_for_function(drawn, timeout=WAIT)
+        assert page.evaluate("() => document.querySelector('#scaling input:checked').value"
+                             ) == "1/√d_head"
+        assert page.evaluate("() => document.querySelector('#cmp-scaling input:checked')"
+                             ".value") == "none"
+        page.wait_for_timeout(500)
+        left = page.locator("#cmp-left").bounding_box()
+        right = page.locator("#cmp-right").bounding_box()
+        assert abs(left["y"] - right["y"]) < 2 and left["x"] + left["width"] <= right["x"] + 1
+        for b in (left, right):
+            assert b["y"] >= 0 and b["y"] + b["height"] <= 480, (left, right)
     finally:
         page.close()
