@@ -131,8 +131,9 @@
   // The bottom of what is seen: on a phone the knobs drawer's bar is fixed over it.
   function screenBottom() {
     const drawer = root.classList.contains("ae-drawer") && document.querySelector("#controls");
-    return drawer ? Math.min(window.innerHeight, drawer.getBoundingClientRect().top)
-      : window.innerHeight;
+    const r = drawer && drawer.getBoundingClientRect();
+    // (hidden in a view where no knob applies, static/style.css: the whole screen)
+    return r && r.height > 0 ? Math.min(window.innerHeight, r.top) : window.innerHeight;
   }
 
   function room(gd) {

@@ -157,3 +157,27 @@ def test_step_6_shows_the_head_as_trained_and_now_side_by_side(browser, app_url)
             assert b["y"] >= 0 and b["y"] + b["height"] <= 480, (left, right)
     finally:
         page.close()
+
+
+def test_a_step_link_on_a_phone_opens_on_the_steps_question(browser, app_url):  # noqa: F811
+    """Item 10 (phone): ?step=N opened Start here with the step's question and Set up
+    1,040-1,230 px down an 844 px screen, under a greyed sentence box and a Knobs drawer
+    that do nothing there. Now the question and Set up are on the screen, and the box and
+    the drawer are gone where they do not apply (they come back in Explore)."""
+    where = """() => { const box = (s) => document.querySelector(s).getBoundingClientRect();
+      return {question: box('#start-question').top, setup: box('#start-setup').bottom,
+              sentence: box('#sentence').height, drawer: box('#controls').height}; }"""
+    for n in (1, 5, 9):
+        page = open_step(browser, app_url, n, **PHONE)
+        try:
+            page.wait_for_function(f"() => {{ const w = ({where})(); return w.question >= 0"
+                                   " && w.setup <= innerHeight; }", timeout=WAIT)
+            got = page.evaluate(where)
+            assert got["sentence"] == 0 and got["drawer"] == 0, got
+            if n == 5:
+                click_tab(page, "Explore")
+                page.wait_for_function(
+                    "() => document.querySelector('#sentence').offsetHeight > 0 &&"
+                    " document.querySelector('#controls').offsetHeight > 0", timeout=WAIT)
+        finally:
+            page.close()
