@@ -14,6 +14,7 @@ from tests.ui.test_start_here_browser import (
     SHOWN,
     WAIT,
     open_step,
+    path,  # noqa: F401  (fixture)
     wait_shown,
 )
 
@@ -179,5 +180,65 @@ def test_a_step_link_on_a_phone_opens_on_the_steps_question(browser, app_url):  
                 page.wait_for_function(
                     "() => document.querySelector('#sentence').offsetHeight > 0 &&"
                     " document.querySelector('#controls').offsetHeight > 0", timeout=WAIT)
+        finally:
+            page.close()
+
+
+# Watch the large head from now on: was it ever marked stale, and what did its title say
+# when the mark went?
+WATCH_STALE = """() => {
+  const el = document.querySelector('#head-large');
+  window.__aeStale = {marked: false, title: null};
+  new MutationObserver(() => {
+    const on = el.hasAttribute('data-ae-stale'), w = window.__aeStale;
+    if (on) w.marked = true;
+    if (w.marked && !on && w.title === null) {
+      // (the title is the figure's first annotation)
+      const gd = el.querySelector('.js-plotly-plot');
+      w.title = (gd && gd.layout && (gd.layout.annotations || [])[0] || {}).text || '';
+    }
+  }).observe(el, {attributes: true, attributeFilter: ['data-ae-stale']});
+}"""
+
+
+def test_the_previous_steps_figure_is_marked_stale_until_it_is_redrawn(  # noqa: F811
+        browser, app_url, path):  # noqa: F811
+    """Item 9 (laptop, projector): the previous step's large head stayed up beside the new
+    question for 1-8 s. Now it is dimmed with an "Updating" note until it shows the new
+    step's head; the "Updating …" pill no longer covers the figure's title."""
+    from tests.ui.test_start_here_browser import ON_SCREEN
+
+    step2 = path[1].controls()
+    for screen in (LAPTOP, PROJECTOR):
+        page = open_step(browser, app_url, 1, **screen)
+        try:
+            page.locator("#start-setup").click()
+            wait_shown(page, 1)
+            page.wait_for_function(ON_SCREEN, timeout=WAIT)
+            page.wait_for_function("() => !document.querySelector('[data-ae-stale]')",
+                                   timeout=WAIT)
+            page.evaluate(WATCH_STALE)
+            page.locator("#step-explore-next").click()
+            wait_shown(page, 2)
+            page.wait_for_function("() => window.__aeStale.title !== null", timeout=WAIT)
+            got = page.evaluate("() => window.__aeStale")
+            # it was marked, and the mark went only once the new step's head was drawn
+            assert got["marked"], got
+            assert got["title"] == f"Layer {step2['layer']}, head {step2['head']}", got
+            note = page.evaluate("""() => getComputedStyle(
+                document.querySelector('#predictions'), '::before').content""")
+            assert "Updating" not in note  # gone from the other figure too
+            # the pill, shown, is clear of the large head's title
+            box = page.evaluate("""() => {
+              const m = document.querySelector('#ae-live-status');
+              m.textContent = '⏳ Updating Explore…';
+              const p = m.getBoundingClientRect(),
+                t = document.querySelector('#head-large .annotation').getBoundingClientRect();
+              const out = {pill: [p.top, p.bottom, p.left, p.right],
+                           title: [t.top, t.bottom, t.left, t.right]};
+              m.textContent = '';
+              return out; }""")
+            (pt, pb, pl, pr), (tt, tb, tl, tr) = box["pill"], box["title"]
+            assert pb <= tt or pt >= tb or pr <= tl or pl >= tr, box
         finally:
             page.close()
