@@ -1,0 +1,249 @@
+// The forward pass of the zoo's language models in the browser: the second implementation
+// of explorer/models/transformer.py (the reference), trusted as far as the parity tests in
+// tests/engine/ show. Plain JavaScript over Float32Arrays, no dependencies.
+//
+//   AttentionExplorer.model.parseSafetensors(buffer) -> {config, tensors: {name: {shape, data}}}
+//   new AttentionExplorer.model.Transformer(parsed)
+//   .forward(ids, {causal, scale, temperature, headsOff}, at)
+//       -> {patterns: Float32Array [layer, head, query, key] (n x n each), logits: Float32Array
+//           [vocab] at position ``at`` (null when at is null)}
+//
+// Shapes, row-major: the residual stream x [pos, d_model]; a Linear's weight [out, in] as
+// torch stores it (y = x W^T); q, k, v [pos, d_model], head h in columns h*d_head ..
+(() => {
+  const AE = (globalThis.AttentionExplorer = globalThis.AttentionExplorer || {});
+  if (AE.model) return;
+
+  const LN_EPS = 1e-5;
+
+  // IEEE half -> float (the checkpoints store F16; Python converts them to float32 too)
+  function halfToFloat(h) {
+    const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    if (e === 0) return s * f * 2 ** -24;
+    if (e === 31) return f ? NaN : s * Infinity;
+    return s * (1 + f / 1024) * 2 ** (e - 15);
+  }
+  const HALF = new Float32Array(65536);
+  for (let i = 0; i < 65536; i++) HALF[i] = halfToFloat(i);
+
+  function parseSafetensors(buffer) {
+    const view = new DataView(buffer);
+    const n = Number(view.getBigUint64(0, true));
+    if (n <= 0 || 8 + n > buffer.byteLength) throw new Error("not a safetensors file");
+    const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 8, n)));
+    const meta = header.__metadata__ || {};
+    if (!meta.explorer_config) throw new Error("the file holds no model configuration");
+    const tensors = {};
+    for (const [name, t] of Object.entries(header)) {
+      if (name === "__metadata__") continue;
+      const [start, end] = t.data_offsets, at = 8 + n + start, count = t.shape.reduce((a, b) => a * b, 1);
+      let data;
+      if (t.dtype === "F16") {
+        const raw = new Uint16Array(buffer.slice(at, end + 8 + n));
+        data = new Float32Array(count);
+        for (let i = 0; i < count; i++) data[i] = HALF[raw[i]];
+      } else if (t.dtype === "F32") {
+        data = new Float32Array(buffer.slice(at, end + 8 + n));
+      } else {
+        throw new Error(`tensor ${name}: dtype ${t.dtype} is not supported`);
+      }
+      if (data.length !== count) throw new Error(`tensor ${name}: wrong size`);
+      tensors[name] = { shape: t.shape, data };
+    }
+    return { config: JSON.parse(meta.explorer_config), tensors };
+  }
+
+  // erf to ~1e-7 (Numerical Recipes' erfc, Chebyshev): GELU as torch's exact one
+  function erf(x) {
+    const z = Math.abs(x), t = 1 / (1 + 0.5 * z);
+    const r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
+      + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
+      + t * (-0.82215223 + t * 0.17087277)))))))));
+    return x >= 0 ? 1 - r : r - 1;
+  }
+
+  // y[i, o] = sum_k x[i, k] W[o, k] (+ b[o]): x [n, dIn], W [dOut, dIn]. Four rows of W
+  // at a time, so each x[i, k] read feeds four sums (about twice as fast in V8).
+  function linear(x, n, dIn, W, dOut, b, y) {
+    for (let i = 0; i < n; i++) {
+      const xo = i * dIn, yo = i * dOut;
+      let o = 0;
+      for (; o + 3 < dOut; o += 4) {
+        const w0 = o * dIn, w1 = w0 + dIn, w2 = w1 + dIn, w3 = w2 + dIn;
+        let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (let k = 0; k < dIn; k++) {
+          const a = x[xo + k];
+          s0 += a * W[w0 + k]; s1 += a * W[w1 + k]; s2 += a * W[w2 + k]; s3 += a * W[w3 + k];
+        }
+        if (b) { s0 += b[o]; s1 += b[o + 1]; s2 += b[o + 2]; s3 += b[o + 3]; }
+        y[yo + o] = s0; y[yo + o + 1] = s1; y[yo + o + 2] = s2; y[yo + o + 3] = s3;
+      }
+      for (; o < dOut; o++) {
+        const wo = o * dIn;
+        let s = b ? b[o] : 0;
+        for (let k = 0; k < dIn; k++) s += x[xo + k] * W[wo + k];
+        y[yo + o] = s;
+      }
+    }
+    return y;
+  }
+
+  function layerNorm(x, n, d, w, b, y) {
+    for (let i = 0; i < n; i++) {
+      const o = i * d;
+      let mean = 0;
+      for (let k = 0; k < d; k++) mean += x[o + k];
+      mean /= d;
+      let v = 0;
+      for (let k = 0; k < d; k++) { const c = x[o + k] - mean; v += c * c; }
+      const inv = 1 / Math.sqrt(v / d + LN_EPS);
+      for (let k = 0; k < d; k++) y[o + k] = (x[o + k] - mean) * inv * w[k] + b[k];
+    }
+    return y;
+  }
+
+  function alibiSlopes(h) {
+    const pow2 = (n) => Array.from({ length: n }, (_, i) => (2 ** (-8 / n)) ** (i + 1));
+    if (Number.isInteger(Math.log2(h))) return pow2(h);
+    const closest = 2 ** Math.floor(Math.log2(h));
+    return pow2(closest).concat(pow2(2 * closest).filter((_, i) => i % 2 === 0)
+      .slice(0, h - closest));
+  }
+
+  class Transformer {
+    constructor(parsed) {
+      const c = (this.config = parsed.config), t = parsed.tensors;
+      if (c.task !== "lm" || c.norm !== "pre" || c.mlp === false) {
+        throw new Error("the browser computes the zoo's pre-norm language models only");
+      }
+      const get = (name) => {
+        if (!t[name]) throw new Error(`the checkpoint has no ${name}`);
+        return t[name].data;
+      };
+      this.dHead = c.d_model / c.n_heads;
+      this.W_E = get("W_E.weight");
+      this.blocks = Array.from({ length: c.n_layers }, (_, l) => {
+        const p = `blocks.${l}.`;
+        return {
+          ln1w: get(p + "ln1.weight"), ln1b: get(p + "ln1.bias"),
+          ln2w: get(p + "ln2.weight"), ln2b: get(p + "ln2.bias"),
+          W_Q: get(p + "attn.W_Q.weight"), W_K: get(p + "attn.W_K.weight"),
+          W_V: get(p + "attn.W_V.weight"), W_O: get(p + "attn.W_O.weight"),
+          W_in: get(p + "mlp.W_in.weight"), b_in: get(p + "mlp.W_in.bias"),
+          W_out: get(p + "mlp.W_out.weight"), b_out: get(p + "mlp.W_out.bias"),
+        };
+      });
+      this.lnfw = get("ln_final.weight");
+      this.lnfb = get("ln_final.bias");
+      this.W_U = t["W_U.weight"] ? t["W_U.weight"].data : this.W_E; // tied in the zoo
+      const pe = c.pos_encoding;
+      if (pe === "learned") this.W_pos = get("pos.W_pos.weight");
+      if (pe === "sinusoidal") this.sinScale = get("pos.scale")[0];
+      if (pe === "alibi") this.slopes = alibiSlopes(c.n_heads);
+      if (pe === "rotary") {
+        const half = this.dHead / 2;
+        this.invFreq = Float32Array.from({ length: half },
+          (_, i) => 1 / c.rotary_base ** ((2 * i) / this.dHead));
+      }
+    }
+
+    // [n, d_model] added to the token embeddings (absolute encodings), or null
+    positionTable(n) {
+      const d = this.config.d_model;
+      if (this.W_pos) return this.W_pos.subarray(0, n * d);
+      if (this.sinScale === undefined) return null;
+      const out = new Float32Array(n * d);
+      for (let p = 0; p < n; p++) {
+        for (let i = 0; i < d; i += 2) {
+          const angle = Math.fround(p / Math.fround(10000 ** Math.fround(i / d)));
+          out[p * d + i] = Math.sin(angle) * this.sinScale;
+          if (i + 1 < d) out[p * d + i + 1] = Math.cos(angle) * this.sinScale;
+        }
+      }
+      return out;
+    }
+
+    // rotary: each (2i, 2i+1) pair of every head's q or k rotated by pos * invFreq[i]
+    rotate(x, n) {
+      const { d_model: d, n_heads: H } = this.config, dh = this.dHead;
+      for (let p = 0; p < n; p++) {
+        for (let i = 0; i < dh / 2; i++) {
+          const a = Math.fround(p * this.invFreq[i]), c = Math.cos(a), s = Math.sin(a);
+          for (let h = 0; h < H; h++) {
+            const o = p * d + h * dh + 2 * i, x0 = x[o], x1 = x[o + 1];
+            x[o] = x0 * c - x1 * s;
+            x[o + 1] = x0 * s + x1 * c;
+          }
+        }
+      }
+    }
+
+    forward(ids, knobs, at) {
+      const c = this.config, d = c.d_model, H = c.n_heads, dh = this.dHead, n = ids.length;
+      const causal = knobs.causal == null ? c.causal : !!knobs.causal;
+      const T = knobs.temperature == null ? 1 : knobs.temperature;
+      const scaleName = knobs.scale == null ? c.attn_scale : knobs.scale;
+      const scale = { d_head: 1 / Math.sqrt(dh), d_model: 1 / Math.sqrt(d), none: 1 }[scaleName] / T;
+      const off = new Set((knobs.headsOff || []).map(([l, h]) => l * H + h));
+      const x = new Float32Array(n * d);
+      for (let p = 0; p < n; p++) x.set(this.W_E.subarray(ids[p] * d, ids[p] * d + d), p * d);
+      const table = this.positionTable(n);
+      if (table) for (let i = 0; i < n * d; i++) x[i] += table[i];
+      const h = new Float32Array(n * d), q = new Float32Array(n * d), k = new Float32Array(n * d);
+      const v = new Float32Array(n * d), z = new Float32Array(n * d), out = new Float32Array(n * d);
+      const mid = new Float32Array(n * c.d_ff), row = new Float64Array(n);
+      const patterns = new Float32Array(c.n_layers * H * n * n);
+      this.blocks.forEach((B, l) => {
+        layerNorm(x, n, d, B.ln1w, B.ln1b, h);
+        linear(h, n, d, B.W_Q, d, null, q);
+        linear(h, n, d, B.W_K, d, null, k);
+        linear(h, n, d, B.W_V, d, null, v);
+        if (this.invFreq) { this.rotate(q, n); this.rotate(k, n); }
+        z.fill(0);
+        for (let hd = 0; hd < H; hd++) {
+          const base = (l * H + hd) * n * n, col = hd * dh, slope = this.slopes && this.slopes[hd];
+          for (let i = 0; i < n; i++) {
+            let max = -Infinity;
+            const last = causal ? i : n - 1;
+            for (let j = 0; j <= last; j++) {
+              let s = 0;
+              for (let e = 0; e < dh; e++) s += q[i * d + col + e] * k[j * d + col + e];
+              s *= scale;
+              if (slope !== undefined) s += (-slope * Math.abs(i - j)) / T;
+              row[j] = s;
+              if (s > max) max = s;
+            }
+            let sum = 0;
+            for (let j = 0; j <= last; j++) { row[j] = Math.exp(row[j] - max); sum += row[j]; }
+            const po = base + i * n;
+            for (let j = 0; j <= last; j++) patterns[po + j] = row[j] / sum;
+            if (off.has(l * H + hd)) continue; // switched off: it attends, writes nothing
+            for (let j = 0; j <= last; j++) {
+              const w = patterns[po + j];
+              for (let e = 0; e < dh; e++) z[i * d + col + e] += w * v[j * d + col + e];
+            }
+          }
+        }
+        linear(z, n, d, B.W_O, d, null, out);
+        for (let i = 0; i < n * d; i++) x[i] += out[i];
+        layerNorm(x, n, d, B.ln2w, B.ln2b, h);
+        linear(h, n, d, B.W_in, c.d_ff, B.b_in, mid);
+        for (let i = 0; i < n * c.d_ff; i++) {
+          const a = mid[i];
+          mid[i] = 0.5 * a * (1 + erf(a * Math.SQRT1_2));
+        }
+        linear(mid, n, c.d_ff, B.W_out, d, B.b_out, out);
+        for (let i = 0; i < n * d; i++) x[i] += out[i];
+      });
+      let logits = null;
+      if (at != null) {
+        const fin = layerNorm(x.subarray(at * d, at * d + d), 1, d, this.lnfw, this.lnfb,
+          new Float32Array(d));
+        logits = linear(fin, 1, d, this.W_U, c.vocab_size, null, new Float32Array(c.vocab_size));
+      }
+      return { patterns, logits };
+    }
+  }
+
+  AE.model = { parseSafetensors, Transformer, alibiSlopes };
+})();
