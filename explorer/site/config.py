@@ -1,0 +1,71 @@
+"""The static page's configuration, read from the views (never retyped): the knobs' labels
+and choices (explorer/views/controls.py), the canvas colours (grid_payload.canvas_colors),
+the Start here steps (explorer/views/guided.py) and the grid's markup (ui/explore_tab.py's
+GRID_HTML, read from its source: explorer never imports ui)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from explorer.models.tokenizer import Tokenizer
+from explorer.models.zoo import DEFAULT_NAME, Zoo
+from explorer.site.markdown import to_html
+from explorer.views.controls import (
+    HEADS,
+    MASK_CHOICES,
+    OBJECTIVES,
+    POSITIONAL,
+    SCALE_CHOICES,
+    TEMPERATURE_RANGE,
+)
+from explorer.views.grid_payload import canvas_colors
+from explorer.views.guided import DEFAULTS, Step, default_path
+
+ROOT = Path(__file__).resolve().parents[2]
+# The views a static page can draw with the browser's engine: Explore's grid and large head.
+LIVE_TABS = ("explore",)
+# The order of the 9 controls after the sentence (explorer.views.controls.parse_controls).
+CONTROL_ORDER = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
+                 "head")
+
+
+def grid_html() -> str:
+    """GRID_HTML of ui/explore_tab.py, the markup static/live_grid.js expects."""
+    tree = ast.parse((ROOT / "ui" / "explore_tab.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "GRID_HTML" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise LookupError("GRID_HTML not found in ui/explore_tab.py")
+
+
+def _step(step: Step) -> dict:
+    live = step.tab in LIVE_TABS
+    controls = step.controls()
+    return {
+        "title": step.title, "tab": step.tab, "live": live,
+        "look": to_html(step.look), "question": to_html(step.question),
+        "answer": to_html(step.answer),
+        "text": controls.get("text", ""),
+        "controls": {k: controls[k] for k in CONTROL_ORDER},
+        # what gives the answer away in a live step: the guesses (step 2)
+        "hideGuesses": any("guesses" in s or "predictions" in s for s in step.hidden),
+    }
+
+
+def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str) -> dict:
+    """Everything site.js reads (one JSON object, inlined into index.html)."""
+    steps = default_path(zoo, tok)
+    examples = list(dict.fromkeys(s.controls().get("text", "") for s in steps))
+    return {
+        "defaultModel": DEFAULT_NAME, "models": models, "appUrl": app_url,
+        "objectives": OBJECTIVES, "heads": list(HEADS), "positional": list(POSITIONAL),
+        "mask": list(MASK_CHOICES), "scaling": list(SCALE_CHOICES),
+        "temperature": list(TEMPERATURE_RANGE),
+        "defaults": {k: DEFAULTS[k] for k in CONTROL_ORDER},
+        "colors": {"light": canvas_colors("light"), "dark": canvas_colors("dark")},
+        "examples": [e for e in examples if e],
+        "steps": [_step(s) for s in steps],
+        "gridHtml": grid_html(),
+    }

@@ -1,0 +1,230 @@
+// The static edition's page (static/site/index.html, written by explorer/site/build.py).
+// Explore: the same grid renderer as the app (live_grid.js, run as Gradio would run a
+// js_on_load: with `element` and `server` in scope), fed by the browser's engine
+// (AttentionExplorer.gridPayload, static/engine/payload.js) instead of a server; a small live
+// loop of this page's own calls its update() for every change. A click on a square opens that
+// head large: a second live_grid.js instance fed a one-head payload. Start here: the steps of
+// explorer/views/guided.py (HTML escaped by the builder), live where the engine computes the
+// step's view, else marked as recorded on the full app.
+(function () {
+  "use strict";
+  const AE = (globalThis.AttentionExplorer ||= {});
+  const CONFIG = JSON.parse(document.getElementById("ae-config").textContent);
+  const $ = (id) => document.getElementById(id);
+  const box = $("sentence-box");
+  const dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
+  const theme = dark ? "dark" : "light";
+  const state = { layer: 0, head: 0, headsOff: new Set(), payload: null, hideGuesses: false };
+  AE.engine.configure({ base: "models/" });
+  for (const id of ["app-link", "step-app-link"]) $(id).href = CONFIG.appUrl;
+
+  // ------------------------------------------------------------------ the knobs
+  function fill(select, choices) {
+    for (const c of choices) {
+      const o = document.createElement("option");
+      o.value = String(c); o.textContent = String(c);
+      select.appendChild(o);
+    }
+  }
+  fill($("objective"), Object.keys(CONFIG.objectives));
+  fill($("heads"), CONFIG.heads);
+  fill($("pos"), CONFIG.positional);
+  fill($("mask"), CONFIG.mask);
+  fill($("scaling"), CONFIG.scaling);
+  fill($("examples"), ["(pick an example)", ...CONFIG.examples]);
+  const temp = $("temperature");
+  [temp.min, temp.max] = CONFIG.temperature.map(String);
+  const KNOBS = ["objective", "heads", "pos", "mask", "scaling", "temperature"];
+
+  function setControls(c) {
+    for (const k of KNOBS) $(k).value = String(c[k]);
+    $("temperature-value").textContent = Number(temp.value).toFixed(1);
+    state.layer = c.layer; state.head = c.head;
+  }
+  // the 9 values after the sentence, in explorer.views.controls.parse_controls order
+  function controls() {
+    return [$("objective").value, Number($("heads").value), $("pos").value, $("mask").value,
+      $("scaling").value, Number(temp.value), state.layer, state.head, theme];
+  }
+  function modelName() {
+    const [obj, heads, pos] = controls();
+    return CONFIG.objectives[obj] + "-h" + heads + "-" + pos;
+  }
+  function headsOff() {
+    return [...state.headsOff].map((s) => s.split(",").map(Number));
+  }
+
+  // one checkbox per head of the model on screen; a new shape starts with all heads on
+  function headBoxes(p) {
+    const holder = $("heads-off-boxes"), shape = p.layers + "x" + p.heads;
+    if (holder.dataset.shape === shape) return;
+    holder.dataset.shape = shape; holder.textContent = "";
+    state.headsOff.clear();
+    for (let l = 0; l < p.layers; l++) {
+      const row = document.createElement("div");
+      for (let h = 0; h < p.heads; h++) {
+        const label = document.createElement("label"), input = document.createElement("input");
+        input.type = "checkbox"; input.dataset.head = l + "," + h;
+        label.append(input, " L" + l + " H" + h);
+        row.appendChild(label);
+      }
+      holder.appendChild(row);
+    }
+  }
+  $("heads-off-boxes").addEventListener("change", (ev) => {
+    const key = ev.target.dataset.head;
+    if (!key) return;
+    if (ev.target.checked) state.headsOff.add(key); else state.headsOff.delete(key);
+    kick();
+  });
+
+  // ------------------------------------------------------------------ the engine as "server"
+  async function payloadFor(text, ctrls) {
+    const name = modelName();
+    if (CONFIG.models.includes(name) && !AE.engine.loaded(name)) {
+      $("where").textContent = "⏳ Loading the model " + name + " into your browser…";
+      await AE.engine.load(name);
+    }
+    const p = await AE.gridPayload(text, ctrls, { colors: CONFIG.colors[theme],
+      heads_off: headsOff(), theme });
+    $("where").textContent = "Computed in your browser (" + name + ").";
+    return p || { ok: false, caption: "⚠️ The browser cannot compute this view." };
+  }
+
+  const views = {};
+  AE.live = { register(view, handlers) { views[view] = handlers; } };
+
+  // Run live_grid.js over GRID_HTML in `holder`, its view named `view`, as Gradio would.
+  function mountGrid(source, holder, view, server) {
+    const template = document.createElement("template");
+    template.innerHTML = CONFIG.gridHtml; // our own constant markup (ui/explore_tab.py)
+    const element = template.content.firstElementChild;
+    element.querySelector("[data-view]")?.setAttribute("data-view", view);
+    if (element.dataset.view) element.dataset.view = view;
+    holder.appendChild(element);
+    new Function("element", "server", "trigger", "props", "upload", "watch", source)(
+      element, server, () => {}, {}, null, () => {});
+  }
+
+  // One head of the full payload as a payload of its own: layers = heads = 1, at = [l, h].
+  function oneHead(p, l, h) {
+    if (!p || !p.ok) return p;
+    const n = p.n, bin = atob(p.z), row = p.heads * n;
+    let out = "";
+    for (let q = 0; q < n; q++) out += bin.substr((l * n + q) * row + h * n, n);
+    return { ...p, layers: 1, heads: 1, z: btoa(out), at: [l, h], selected: [0, 0],
+      caption: "Layer " + l + ", head " + h + " · " + p.caption };
+  }
+
+  // ------------------------------------------------------------------ the live loop
+  let running = false, again = false;
+  const values = () => [box.value, ...controls()];
+  async function kick() {
+    if (running) { again = true; return; }
+    running = true;
+    try {
+      do {
+        again = false;
+        const snap = JSON.stringify([values(), headsOff()]);
+        const ctx = { values: values(),
+          fresh: () => JSON.stringify([values(), headsOff()]) === snap };
+        if (views.explore) await views.explore.update(ctx);
+        if (!$("large").hidden && views.head) await views.head.update(ctx);
+      } while (again);
+    } catch (e) {
+      $("where").textContent = "⚠️ " + (e && e.message ? e.message : "Something went wrong.");
+    } finally {
+      running = false;
+    }
+  }
+  box.addEventListener("input", kick);
+  for (const k of KNOBS) {
+    $(k).addEventListener("input", () => {
+      $("temperature-value").textContent = Number(temp.value).toFixed(1);
+      kick();
+    });
+  }
+  $("examples").addEventListener("change", (ev) => {
+    if (ev.target.selectedIndex > 0) { box.value = ev.target.value; kick(); }
+  });
+
+  // a click on a square (live_grid.js sets window.__aeSelect and clicks #grid-select);
+  // the large head's own clicks are ignored (they would say [0, 0])
+  let fromLarge = false;
+  $("head-large").addEventListener("click", () => { fromLarge = true; }, true);
+  $("grid-select").addEventListener("click", () => {
+    if (fromLarge) { fromLarge = false; return; }
+    const [l, h] = window.__aeSelect || [state.layer, state.head];
+    state.layer = l; state.head = h;
+    openLarge();
+  });
+  function openLarge() {
+    $("large").hidden = false;
+    $("large-title").textContent = "Layer " + state.layer + ", head " + state.head + ", large";
+    kick();
+  }
+
+  // ------------------------------------------------------------------ Start here
+  function showStep(i) {
+    const s = CONFIG.steps[i];
+    $("step").hidden = false;
+    $("step-title").textContent = s.title;
+    for (const part of ["look", "question", "answer"]) {
+      $("step-" + part).innerHTML = s[part]; // escaped by explorer/site/markdown.py
+    }
+    $("step-answer").hidden = true;
+    $("reveal").hidden = false;
+    $("step-recorded").hidden = s.live;
+    $("explore").hidden = !s.live;
+    state.hideGuesses = s.live && s.hideGuesses;
+    document.body.classList.toggle("ae-hide-guesses", state.hideGuesses);
+    for (const li of $("step-list").children) {
+      li.firstChild.setAttribute("aria-current", li.dataset.i === String(i) ? "step" : "false");
+    }
+    if (!s.live) return;
+    box.value = s.text;
+    setControls(s.controls);
+    openLarge();
+  }
+  $("reveal").addEventListener("click", () => {
+    $("step-answer").hidden = false; $("reveal").hidden = true;
+    document.body.classList.remove("ae-hide-guesses");
+  });
+  CONFIG.steps.forEach((s, i) => {
+    const li = document.createElement("li"), b = document.createElement("button");
+    b.type = "button"; b.textContent = s.title + (s.live ? "" : " (recorded)");
+    b.addEventListener("click", () => showStep(i));
+    li.dataset.i = String(i); li.appendChild(b);
+    $("step-list").appendChild(li);
+  });
+  function tab(which) {
+    const steps = which === "steps";
+    $("steps").hidden = !steps;
+    $("explore").hidden = false;
+    $("step").hidden = true;
+    document.body.classList.remove("ae-hide-guesses");
+    $("tab-steps").setAttribute("aria-pressed", String(steps));
+    $("tab-explore").setAttribute("aria-pressed", String(!steps));
+  }
+  $("tab-explore").addEventListener("click", () => tab("explore"));
+  $("tab-steps").addEventListener("click", () => tab("steps"));
+
+  // ------------------------------------------------------------------ start
+  setControls(CONFIG.defaults);
+  box.value = CONFIG.examples[0] || "";
+  AE.engine.load(CONFIG.defaultModel).catch(() => {}); // the default model first
+  fetch("live_grid.js").then((r) => r.text()).then((source) => {
+    mountGrid(source, $("grid"), "explore", {
+      async grid_data(req) {
+        const p = await payloadFor(req.text, req.controls);
+        state.payload = p;
+        if (p && p.ok) headBoxes(p);
+        return p;
+      },
+    });
+    mountGrid(source, $("head-large"), "head", {
+      async grid_data() { return oneHead(state.payload, state.layer, state.head); },
+    });
+    kick();
+  });
+})();
