@@ -1,0 +1,117 @@
+"""The static edition in real Chromium, served by a plain local static server: the first
+grid, typing with the network cut, a click opening the large head, a knob, Start here, and
+the phone and projector screens. No request may leave for another host."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server import browser  # noqa: F401  (the module's Chromium)
+
+GRID = "document.querySelector('#grid canvas').__aeGrid"
+LARGE = "document.querySelector('#head-large canvas').__aeGrid"
+
+
+def drawn(page, which=GRID) -> int:
+    return page.evaluate(f"({which} || {{drawn: 0}}).drawn")
+
+
+@pytest.fixture()
+def opened(browser, site_url, request):  # noqa: F811
+    size, scale = getattr(request, "param", ((1280, 800), 1))
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  device_scale_factor=scale)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(site_url)
+    page.wait_for_function(f"{GRID} && {GRID}.ok", timeout=15000)
+    yield page, context
+    elsewhere = [u for u in asked if not u.startswith(site_url)]
+    assert not elsewhere, elsewhere
+    context.close()
+
+
+def test_typing_offline_follows_every_keystroke(opened):
+    page, context = opened
+    first = page.evaluate(f"{GRID}")
+    assert first["layers"] == 4 and first["heads"] == 4 and first["n"] > 5
+    context.set_offline(True)
+    failed: list[str] = []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    box = page.locator("#sentence textarea")
+    box.fill("The cat")
+    page.wait_for_function(f"{GRID}.n === 2", timeout=5000)
+    for word in [" sat", " on", " the"]:
+        before = drawn(page)
+        box.press_sequentially(word[:1] + word[1:], delay=0)
+        page.wait_for_function(f"{GRID}.drawn > {before} && "
+                               f"{GRID}.tokens.join('').endsWith('{word[1:]}')", timeout=5000)
+    assert page.evaluate(f"{GRID}.n") == 5
+    assert not failed, failed
+
+
+def test_click_opens_the_large_head_and_a_knob_changes_the_caption(opened):
+    page, _ = opened
+    geom = page.evaluate(f"{GRID}.geom")
+    # the square of layer 1, head 2
+    x = geom["left"] + 2 * (geom["size"] + geom["gap"]) + geom["size"] / 2
+    y = geom["top"] + 1 * (geom["size"] + geom["gap"]) + geom["size"] / 2
+    page.locator("#grid canvas").click(position={"x": x, "y": y})
+    page.wait_for_function(f"{LARGE} && {LARGE}.ok", timeout=5000)
+    large = page.evaluate(LARGE)
+    assert large["layers"] == 1 and large["heads"] == 1
+    assert page.evaluate(f"{GRID}.selected") == [1, 2]
+    assert "Layer 1, head 2" in page.locator("#large-title").inner_text()
+    assert page.locator("#grid .ae-grid-guesses").inner_text().startswith("Guesses")
+    caption = page.locator("#grid .ae-grid-caption")
+    assert "experiment" not in caption.inner_text()
+    page.select_option("#mask", "off")
+    page.wait_for_function("document.querySelector('#grid .ae-grid-caption')"
+                           ".textContent.includes('experiment')", timeout=5000)
+
+
+def test_switching_a_head_off_changes_the_grid(opened):
+    page, _ = opened
+    before = page.evaluate(f"Array.from({GRID}.cells).join(',')")
+    page.locator("#heads-off-boxes input[data-head='0,1']").check()
+    page.wait_for_function(f"Array.from({GRID}.cells).join(',') !== '{before}'"
+                           if len(before) < 20000 else "true", timeout=5000)
+    assert "experiment" in page.locator("#grid .ae-grid-caption").inner_text()
+
+
+def test_start_here(opened):
+    page, _ = opened
+    page.click("#tab-steps")
+    page.locator("#step-list button").first.click()
+    assert page.locator("#step-question").inner_text().strip()
+    assert not page.locator("#step-answer").is_visible()
+    assert not page.locator("#step-recorded").is_visible()
+    page.wait_for_function(f"{LARGE} && {LARGE}.ok", timeout=5000)
+    assert page.locator("#sentence textarea").input_value().startswith("Once there was")
+    page.click("#reveal")
+    assert page.locator("#step-answer").is_visible()
+    assert "previous" in page.locator("#step-answer").inner_text().lower() \
+        or "before" in page.locator("#step-answer").inner_text().lower()
+    recorded = page.locator("#step-list button", has_text="(recorded)").first
+    recorded.click()
+    assert page.locator("#step-recorded").is_visible()
+    assert "Recorded on the full app" in page.locator("#step-recorded").inner_text()
+    assert page.locator("#step-recorded a").get_attribute("href")
+
+
+SCREENS = [((390, 844), 3), ((853, 480), 1.5)]
+
+
+@pytest.mark.parametrize("opened", SCREENS, indirect=True, ids=["phone", "projector"])
+def test_screens_show_the_grid(opened, tmp_path_factory, request):
+    page, _ = opened
+    box = page.locator("#grid canvas").bounding_box()
+    view = page.viewport_size
+    assert box["width"] <= view["width"] + 1
+    page.locator("#grid canvas").scroll_into_view_if_needed()
+    box = page.locator("#grid canvas").bounding_box()
+    assert box["y"] < view["height"] and box["y"] + box["height"] > 0
+    out = tmp_path_factory.getbasetemp() / f"site-{request.node.callspec.id}.png"
+    page.screenshot(path=str(out))
+    print("screenshot", out)
