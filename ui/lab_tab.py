@@ -4,9 +4,13 @@ The student predicts, picks a model (layers, heads, positions, MLP, LayerNorm, l
 rate, seed, steps) and presses **Train**. The run trains in a worker process of the app's
 :class:`~explorer.views.lab.LabRunner` (low priority, one per spare core, a fair line
 when there are more runs than workers, finished runs replayed from a cache); this tab's
-Train event streams what the runner knows twice a second: the status in words, the
-losses and scores, every head's pattern on a fixed sequence said twice, and the class's
-table of finished runs. Stop cancels at once. The shared sentence and knobs do not apply.
+Train event streams what the runner knows once a second: the status in words, the
+losses and scores (sent only when there are new points), every head's pattern on a fixed
+sequence said twice (a payload for the page's own canvas, ``static/live_grid.js`` mounted
+by ``static/lab.js``, sent only when it changed) and the class's table of finished runs
+(only when it changed). Why so sparing: a Plotly grid and chart redrawn every 0.4 s kept a
+projector's page busy 93% of the time and showed "done" 18 s late (issue 42 item 2).
+Stop cancels at once. The shared sentence and knobs do not apply.
 
 **Open my model** (enabled once the session's run has finished, or was replayed) loads
 the run's ``model.safetensors`` into the app's per-session registry (``ui/lab_session.py``)
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import gradio as gr
 from gradio.components.plot import PlotData
@@ -41,7 +46,7 @@ from ui.step_bar import declare as step_bar
 log = logging.getLogger("attention_explorer")
 TAB = "lab"
 TITLE = "Lab"
-UPDATE_S = 0.4  # the page gets a new picture this often while a run trains
+UPDATE_S = 1.0  # the page gets a new picture at most this often while a run trains
 MAX_WATCH_S = 900.0  # a page stops watching after this long (the run itself is capped)
 
 INTRO = """**Train a transformer yourself.** The task: random tokens in which a random
@@ -51,6 +56,24 @@ an **induction head**. Pick a model, **predict**, then press **Train** and watch
 the second copy fall and the heads change (the grid: every head on one sequence said twice;
 a copying head draws a stripe one block to the left)."""
 PREDICT = "Predict: will it grow an induction head?"
+STATIC = Path(__file__).resolve().parents[1] / "static"
+# The grid's box, as Explore's (ui/explore_tab.py); static: Gradio re-renders a gr.HTML's
+# template on a new value by a DOM diff, and an unchanged template leaves the canvas be.
+GRID_HTML = ('<div class="ae-grid" data-view="lab">'
+             '<div class="ae-grid-caption" aria-live="polite"></div>'
+             '<div class="ae-grid-guesses"></div>'
+             '<canvas role="img" aria-label="Attention of every head"></canvas>'
+             '<div class="ae-grid-tip" hidden></div></div>')
+# live_grid.js as a function of the environment static/lab.js gives it (as a notebook's)
+GRID_JS = ("function mountGrid(element, server, window, document) {\n"
+           + (STATIC / "live_grid.js").read_text() + "\n}\n" + (STATIC / "lab.js").read_text())
+GRID_CSS = """.ae-grid { position: relative; }
+.ae-grid-caption { font-size: 0.85rem; min-height: 1.2rem; }
+canvas { display: block; }
+.ae-grid-tip { position: absolute; pointer-events: none; z-index: 5; white-space: nowrap;
+  background: rgba(31, 35, 40, 0.92); color: #fff; font-size: 12px; padding: 3px 7px;
+  border-radius: 4px; }
+[hidden] { display: none !important; }"""
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
@@ -101,7 +124,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                             elem_id="lab-chart")
             gr.Markdown("#### Every head on one sequence said twice (rows: layers)",
                         elem_classes="caption")
-            grid = gr.Plot(show_label=False, elem_id="lab-grid")
+            grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
+                           css_template=GRID_CSS, elem_id="lab-grid")
     gr.Markdown("#### The class's runs on this server (newest first)", elem_classes="caption")
     table = gr.Markdown(elem_id="lab-table")
     ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
@@ -121,12 +145,19 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
         try:
             # off the event loop: it may check a cache entry or start the workers
             run_id = await asyncio.to_thread(runner.ask, session, settings, address)
-            waited = 0.0
+            waited, sent = 0.0, {}  # sent: what the page has now, per output
             while waited < MAX_WATCH_S:
                 view = runner.view(run_id)
                 shown = lab_view(view, prediction, theme)
                 done = shown.final and view is not None and view["state"] == "done"
-                yield (shown.status, shown.chart, shown.grid, class_table(runner.table()),
+                now = {"chart": (len(view["events"]) if view else 0, shown.final),
+                       "grid": shown.grid and shown.grid["caption"],
+                       "table": class_table(runner.table())}
+                new = {k: v != sent.get(k, ...) for k, v in now.items()}
+                sent = now
+                yield (shown.status, shown.chart if new["chart"] else gr.skip(),
+                       shown.grid if new["grid"] else gr.skip(),
+                       now["table"] if new["table"] else gr.skip(),
                        gr.Button(interactive=True) if done else closed, True)
                 if shown.final:
                     return

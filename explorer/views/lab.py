@@ -4,7 +4,10 @@
 echo); :func:`lab_view` turns what the runner knows of one run
 (:meth:`explorer.training.lab_runner.LabRunner.view`) into the status in words, the
 chart of losses and scores (:mod:`explorer.figures.lab`), every head's pattern on the
-probe sequence (the page's grid figure) and the class's table. Plain values, no gradio.
+probe sequence (a payload for the page's own canvas, :func:`explorer.views.grid_payload.
+grid_fields`, drawn by ``static/live_grid.js`` as in Explore: a Plotly grid redrawn twice a
+second kept a projector's page busy 93% of the time) and the class's table. Plain values,
+no gradio.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.figures.attention import attention_grid_spec
 from explorer.figures.lab import lab_chart_spec
 from explorer.figures.plotly_json import plot_value
 from explorer.models.lab_tokenizer import LAB_WORDS, START_LABEL, LabTokenizer
@@ -23,6 +25,7 @@ from explorer.training.lab import FORMED, LabSettings
 from explorer.training.lab_runner import LabRunner
 from explorer.training.lab_task import RepeatTask, probe
 from explorer.views.controls import BadControl
+from explorer.views.grid_payload import grid_fields
 
 __all__ = ["LAB_CHOICES", "PROBE_SENTENCE", "LabRunner", "LabSettings", "LabView", "lab_view",
            "ready_chart", "open_message", "read_settings", "class_table"]
@@ -63,7 +66,7 @@ def read_settings(layers, heads, pos, mlp, norm, lr, seed, steps) -> LabSettings
 class LabView:
     status: str  # Markdown we wrote (no user text)
     chart: dict | None
-    grid: dict | None
+    grid: dict | None  # the canvas's payload (grid_payload's format), None: no pattern yet
     final: bool  # nothing more will change
 
 
@@ -141,8 +144,11 @@ def lab_view(view: dict | None, prediction: str | None = None,
                                       until=s.max_steps, theme=theme))
     if last is not None and "probe" in last:
         patterns = np.asarray(last["probe"], dtype=np.float32) / 100.0  # [layer, head, q, k]
-        grid = plot_value(attention_grid_spec(patterns, PROBE_TOKENS, theme=theme,
-                                              selected=_where(last["induction"])[:2]))
+        layer, head = _where(last["induction"])[:2]
+        grid = {"ok": True, **grid_fields(patterns, PROBE_TOKENS, (layer, head), theme),
+                "guesses": [], "where": "",
+                "caption": f"Step {last['step']}: every head on the sequence said twice; "
+                           f"outlined, the best induction head (L{layer} H{head})."}
     final = view["state"] in ("done", "stopped", "failed", "refused")
     return LabView(_status(view, prediction), chart, grid, final)
 

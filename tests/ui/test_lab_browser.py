@@ -11,6 +11,7 @@ from tests.server import browser, click_tab, serve, tabs_page  # noqa: F401  (br
 
 WAIT = 60000  # ms: a worker process starts (imports torch) on a busy 2-core box
 STATUS = "() => document.querySelector('#lab-status').innerText"
+GRID = "() => (document.querySelector('#lab-grid canvas') || {}).__aeGrid || {}"
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +58,13 @@ def test_train_shows_the_run_as_it_trains_and_ends_in_the_class_table(page):
     status = page.evaluate(STATUS)
     assert "Best induction head L" in status and "You predicted **no**" not in status
     assert "You predicted no" in status  # the prediction is answered in words
-    for figure in ("#lab-chart", "#lab-grid"):  # the curves and every head, drawn
-        page.wait_for_function(f"() => !!document.querySelector('{figure} .js-plotly-plot')",
-                               timeout=WAIT)
+    page.wait_for_function("() => !!document.querySelector('#lab-chart .js-plotly-plot')",
+                           timeout=WAIT)  # the curves
+    # every head, on the page's canvas (static/live_grid.js mounted by static/lab.js)
+    page.wait_for_function(f"() => ({GRID})().ok", timeout=WAIT)
+    grid = page.evaluate(GRID)
+    assert (grid["layers"], grid["heads"]) == (2, 2) and grid["n"] == len(grid["tokens"]) > 10
+    assert "Step 40" in page.locator("#lab-grid .ae-grid-caption").inner_text()
     # the chart holds the run's points: 40 steps, at least a few updates
     n = page.evaluate("() => document.querySelector('#lab-chart .js-plotly-plot')"
                       ".data[0].x.length")

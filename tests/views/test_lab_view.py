@@ -1,6 +1,7 @@
 """The Lab view (explorer/views/lab.py): the page's choices checked, and what a student
 reads of a run in each state, from hand-made runner views."""
 
+import base64
 import json
 
 import pytest
@@ -51,7 +52,12 @@ def test_what_a_student_reads_in_each_state():
     assert "Curves appear" in lab_view(None).chart["plot"]
     early = lab_view(view("running", events=[point(0), point(100)]))
     assert "Step 100" in early.status and "L1 H0: 10%" in early.status
-    assert early.chart["type"] == "plotly" and early.grid["type"] == "plotly"
+    assert early.chart["type"] == "plotly"
+    # the heads: a canvas payload (static/live_grid.js), the best induction head outlined
+    g = early.grid
+    assert g["ok"] and (g["layers"], g["heads"], g["n"]) == (2, 2, 25)
+    assert g["selected"] == [1, 0] and "Step 100" in g["caption"] and "L1 H0" in g["caption"]
+    assert len(base64.b64decode(g["z"])) == 2 * 2 * g["n"] ** 2
     formed = lab_view(view("running", events=[point(0), point(450, 0.6, formed=450)]))
     assert "formed at step 450" in formed.status and '"formed at step 450"' in formed.chart["plot"]
     one = LabSettings(layers=1)
