@@ -94,13 +94,13 @@
   const views = {};
   AE.live = { register(view, handlers) { views[view] = handlers; } };
 
-  // Run live_grid.js over GRID_HTML in `holder`, its view named `view`, as Gradio would.
+  // Run live_grid.js over GRID_HTML in `holder`, its view named `view`, as Gradio would:
+  // `element` is the component's box, the markup inside it.
   function mountGrid(source, holder, view, server) {
-    const template = document.createElement("template");
-    template.innerHTML = CONFIG.gridHtml; // our own constant markup (ui/explore_tab.py)
-    const element = template.content.firstElementChild;
-    element.querySelector("[data-view]")?.setAttribute("data-view", view);
-    if (element.dataset.view) element.dataset.view = view;
+    const element = document.createElement("div");
+    element.className = "ae-grid-box";
+    element.innerHTML = CONFIG.gridHtml; // our own constant markup (ui/explore_tab.py)
+    element.querySelector("[data-view]").dataset.view = view;
     holder.appendChild(element);
     new Function("element", "server", "trigger", "props", "upload", "watch", source)(
       element, server, () => {}, {}, null, () => {});

@@ -4,8 +4,10 @@ static server over it (what a teacher's USB stick or a static host does)."""
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,9 @@ class Quiet(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    # AE_SITE_DIR: test a folder built already (a quicker loop while changing the page)
+    if os.environ.get("AE_SITE_DIR"):
+        return Path(os.environ["AE_SITE_DIR"])
     return build(tmp_path_factory.mktemp("site"))
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from tests.server import browser  # noqa: F401  (the module's Chromium)
 
-GRID = "document.querySelector('#grid canvas').__aeGrid"
-LARGE = "document.querySelector('#head-large canvas').__aeGrid"
+GRID = "document.querySelector('#grid canvas')?.__aeGrid"
+LARGE = "document.querySelector('#head-large canvas')?.__aeGrid"
 
 
 def drawn(page, which=GRID) -> int:
@@ -74,6 +74,7 @@ def test_click_opens_the_large_head_and_a_knob_changes_the_caption(opened):
 def test_switching_a_head_off_changes_the_grid(opened):
     page, _ = opened
     before = page.evaluate(f"Array.from({GRID}.cells).join(',')")
+    page.click("#heads-off summary")
     page.locator("#heads-off-boxes input[data-head='0,1']").check()
     page.wait_for_function(f"Array.from({GRID}.cells).join(',') !== '{before}'"
                            if len(before) < 20000 else "true", timeout=5000)
