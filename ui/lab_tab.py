@@ -54,7 +54,8 @@ block is said twice. Nothing can predict the first copy; the second copy can be 
 by a head that finds where the current token was said before and copies what came next —
 an **induction head**. Pick a model, **predict**, then press **Train** and watch the loss on
 the second copy fall and the heads change (the grid: every head on one sequence said twice;
-a copying head draws a stripe one block to the left)."""
+a copying head draws a stripe one place short of a block to the left: it looks at what
+came after the earlier copy)."""
 PREDICT = "Predict: will it grow an induction head?"
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # The grid's box, as Explore's (ui/explore_tab.py); static: Gradio re-renders a gr.HTML's

@@ -97,7 +97,9 @@ def _status(view: dict, prediction: str | None) -> str:
     text = (f"**Step {last['step']}** ({last['seconds']:.1f} s of training, {model}). "
             f"Loss on the second copy **{last['loss_copy']:.2f}**, on fresh tokens "
             f"{last['loss_fresh']:.2f} (a blind guess among the {s.vocab - 1} words scores "
-            f"{math.log(s.vocab - 1):.2f}; lower is better). Best induction head "
+            f"{math.log(s.vocab - 1):.2f}; lower is better. Fresh tokens end a little "
+            "above it once the model bets on repeats; one layer lowers the copy loss a "
+            "little with no induction head). Best induction head "
             f"**L{layer} H{head}: {score:.0%}** on the copy target; best previous-token "
             f"head L{p_layer} H{p_head}: {p_score:.0%}.")
     formed = last.get("formed_at_step")
@@ -113,8 +115,9 @@ def _status(view: dict, prediction: str | None) -> str:
             text = "♻️ **This exact run was trained before on this server: replayed.** " + text
         if not summary["formed"] and state == "done":
             text += (f" **No induction head formed** in {summary['steps']} steps"
-                     + (": with one layer it cannot — a token's key knows only that token, "
-                        "and finding \"the token after the earlier one\" needs a "
+                     + (": with one layer it cannot — a token's key is built from that token "
+                        "and its position only, so it cannot say which token came before "
+                        "it, and finding \"the token after the earlier one\" needs a "
                         "previous-token head in an earlier layer." if s.layers == 1 else ".")
                      )
         if prediction in ("yes", "no") and state == "done":
