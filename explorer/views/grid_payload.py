@@ -43,6 +43,8 @@ log = logging.getLogger("attention_explorer")
 N_CONTROLS = 9  # the values after the sentence, in parse_controls order
 GUESSES = 3
 FAILED = "Something went wrong with this request. Please try again."
+# The caption's joints (also the browser's, through explorer/views/engine_texts.py)
+CAPTION_EXPERIMENT, CAPTION_JOIN, CAPTION_NOTICE = " · 🧪 experiment: ", "; ", " · ⚠️ "
 
 
 def plain_label(token: str, max_chars: int = GRID_LABEL_CHARS) -> str:
@@ -103,9 +105,9 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     n = len(r.tokens)
     caption = plural(n, "token")
     if r.interventions:
-        caption += " · 🧪 experiment: " + "; ".join(r.interventions)
+        caption += CAPTION_EXPERIMENT + CAPTION_JOIN.join(r.interventions)
     for notice in r.notices:
-        caption += " · ⚠️ " + plain_status(notice)
+        caption += CAPTION_NOTICE + plain_status(notice)
     return {
         "ok": True, **base,
         **grid_fields(r.patterns, r.tokens, (run.layer, run.head), run.theme),
