@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 from explorer.models.tokenizer import Tokenizer
-from explorer.models.zoo import DEFAULT_NAME, Zoo
+from explorer.models.zoo import DEFAULT_NAME, Zoo, checkpoint_name
 from explorer.site.markdown import to_html
 from explorer.views.controls import (
     HEADS,
@@ -19,7 +19,8 @@ from explorer.views.controls import (
     SCALE_CHOICES,
     TEMPERATURE_RANGE,
 )
-from explorer.views.grid_payload import canvas_colors
+from explorer.views.engine_texts import engine_texts
+from explorer.views.grid_payload import canvas_colors, plain_status
 from explorer.views.guided import DEFAULTS, Step, default_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +59,11 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str) -> di
     """Everything site.js reads (one JSON object, inlined into index.html)."""
     steps = default_path(zoo, tok)
     examples = list(dict.fromkeys(s.controls().get("text", "") for s in steps))
+    # what the caption says for a combination of knobs that has no trained model
+    offered = [checkpoint_name(o, h, p) for o in OBJECTIVES.values() for h in HEADS
+               for p in POSITIONAL]
+    missing = {name: "⚠️ " + plain_status(zoo.why_missing(name))
+               for name in offered if name not in models}
     return {
         "defaultModel": DEFAULT_NAME, "models": models, "appUrl": app_url,
         "objectives": OBJECTIVES, "heads": list(HEADS), "positional": list(POSITIONAL),
@@ -68,4 +74,6 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str) -> di
         "examples": [e for e in examples if e],
         "steps": [_step(s) for s in steps],
         "gridHtml": grid_html(),
+        "missing": missing,
+        "engineTexts": engine_texts(),  # static/engine/payload.js's words, set, not fetched
     }

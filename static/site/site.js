@@ -16,6 +16,7 @@
   const theme = dark ? "dark" : "light";
   const state = { layer: 0, head: 0, headsOff: new Set(), payload: null, hideGuesses: false };
   AE.engine.configure({ base: "models/" });
+  AE.payload.setTexts(CONFIG.engineTexts); // the caption's words, from the builder
   for (const id of ["app-link", "step-app-link"]) $(id).href = CONFIG.appUrl;
 
   // ------------------------------------------------------------------ the knobs
@@ -81,9 +82,12 @@
   // ------------------------------------------------------------------ the engine as "server"
   async function payloadFor(text, ctrls) {
     const name = modelName();
-    if (CONFIG.models.includes(name) && !AE.engine.loaded(name)) {
+    if (!CONFIG.models.includes(name)) return { ok: false, caption: CONFIG.missing[name] };
+    if (!AE.engine.loaded(name)) {
       $("where").textContent = "⏳ Loading the model " + name + " into your browser…";
-      await AE.engine.load(name);
+      // engine.loaded() says yes once a run has had the tokenizer and the model: an empty
+      // sentence's run fetches both and costs nothing else
+      await AE.engine.runTyped("", { model: name });
     }
     const p = await AE.gridPayload(text, ctrls, { colors: CONFIG.colors[theme],
       heads_off: headsOff(), theme });
