@@ -149,8 +149,7 @@ def _mask_answer(ind: ClearHead | None, m: Measured | None) -> str:
     else:
         easier = (f"And this sentence gets *easier*: its loss is **{m.loss_masked:.2f} with "
                   f"the mask** and **{m.loss_unmasked:.2f} without** (lower = easier to "
-                  "guess; the guesses' legend shows both), though the guess for the next "
-                  "word changed: the loss counts every word. ")
+                  "guess). ")
         share = (f"The copying head, {name} (large above), looks for what came after the "
                  f"current word; with the mask off, {m.next_share:.0%} of its attention lands "
                  "on the very next word, in plain view: too little for the table to name a "
@@ -175,8 +174,9 @@ def _stripe(m: Measured | None) -> str:
 
 
 def _carrier_answer(ind: ClearHead | None, prev: ClearHead | None,
-                    m: Measured | None) -> str:
-    """Step 8: which heads carry the copied word, as the patching measured it."""
+                    m: Measured | None, evaluation: dict | None = None) -> str:
+    """Step 8: which heads carry the copied word, as the patching measured it; a head over
+    the previous-token bar in the evaluation (``previous_token.scores``) is named so."""
     if m is None or m.carried is None:
         return ("Look for the brightest cell of the heatmap: patching that head alone "
                 "brings back most of the guess. A copying head usually carries the copied "
@@ -185,23 +185,40 @@ def _carrier_answer(ind: ClearHead | None, prev: ClearHead | None,
     order = sorted(np.ndindex(shares.shape), key=lambda c: -shares[c])
     (l1, h1), (l2, h2) = order[0], order[1]
     text = (f"**L{l1} H{h1}**: patched alone, it restores {shares[l1, h1]:.0%} of the "
-            "difference between the two guesses (the top cell of the heatmap)")
+            "difference between the scores of “ bell” and of “:”, the changed copy's guess "
+            "(the top cell of the heatmap)")
     if ind is not None and (ind.layer, ind.head) == (l1, h1):
         text += ", the copying head of step 2: it reads the word that came after “shoe” "
         text += "last time and writes it into the guess"
     text += (f". Next comes **L{l2} H{h2}** with {shares[l2, h2]:.0%}")
+    second = _previous_score(evaluation, l2, h2)
+    if second is not None and (prev is None or (prev.layer, prev.head) != (l2, h2)):
+        text += (f", a second previous-word head: on held-out stories it puts "
+                 f"{second:.0%} of its attention on the word just before")
     if prev is not None:
         p = shares[prev.layer, prev.head]
         text += (f"; the previous-word head of step 1, **L{prev.layer} H{prev.head}**, "
-                 f"restores {p:.0%}: it helps, but alone it brings back little")
+                 f"restores {p:.0%}: alone it brings back little, since another head "
+                 "does the same job")
     return text + (". Patching asks *which part carries the difference*; switching a head "
                    "off (step 3) asks *what breaks without it*.")
+
+
+def _previous_score(evaluation: dict | None, layer: int, head: int) -> float | None:
+    """The head's previous-token score on held-out stories when it clears the bar."""
+    try:
+        score = float(evaluation["previous_token"]["scores"][layer][head])
+        bar = float(evaluation["thresholds"]["previous_token_score"])
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
+    return score if score >= bar else None
 
 
 def _lab_answer(found: dict | None) -> str:
     """Step 9: what one and two layers did in the Lab's measured runs
     (:mod:`explorer.training.lab_findings`), only as far as the file says."""
-    why = ("Why: a first-layer head's key knows only its own word, so it cannot look for "
+    why = ("Why: a first-layer head's key is built from its own word and its place only: it "
+           "cannot say which word came before it, so it cannot look for "
            "\"the word after the last time my word was said\". That takes two heads in a "
            "row: a previous-word head writes into each word which word came before it, and "
            "a later head matches on that: the pair of steps 1 and 2.")
@@ -211,15 +228,28 @@ def _lab_answer(found: dict | None) -> str:
         return ("One layer: no induction head; two layers: one forms, after a few hundred "
                 "steps. Compare your two runs in the class's table. " + why)
     lo, hi = one["best_induction"]
-    said = [f"In the Lab's own check (seeds 0 to {one['runs'] - 1}, 1,000 steps each), "]
+    even = ((found or {}).get("measures") or {}).get("uniform_induction")
+    said = [f"In the Lab's own check (seeds 0 to {one['runs'] - 1}, 1,000 steps each, on "
+            "one CPU core), "]
     said.append(f"one layer never grew an induction head: its best induction score stayed "
-                f"at {lo:.2f}–{hi:.2f}, chance. " if one["formed"] == 0 else
+                f"at {lo:.2f}–{hi:.2f}" + (f", about twice what attention spread evenly "
+                                           f"scores on this task ({even:.2f}) but far under "
+                                           "the 0.3 bar. " if even else ", far under the "
+                                           "0.3 bar. ") if one["formed"] == 0 else
                 f"one layer grew one in {one['formed']} of {one['runs']} runs. ")
     if two["formed"] == two["runs"]:
         said.append(f"Two layers grew one every time, between step {two['first_step']} and "
-                    f"step {two['last_step']}: the copy loss falls off its plateau there. ")
+                    f"step {two['last_step']}: the copy loss falls off its plateau there (the "
+                    "step marked moves by a few from run to run: the checks fall every "
+                    "0.4 s of training). ")
     else:
         said.append(f"Two layers grew one in {two['formed']} of {two['runs']} runs. ")
+    prev = [r["best_previous_token"] for r in (found or {}).get("runs", [])
+            if r.get("layers") == 2 and r.get("best_previous_token") is not None]
+    if prev:
+        said.append(f"Their best previous-word head scores only {min(prev):.2f}–"
+                    f"{max(prev):.2f}, under the 0.5 bar Explore uses to name one, but "
+                    "enough here. ")
     return "".join(said) + why
 
 
@@ -333,7 +363,7 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "yours. The heatmap copies one head at a time from your sentence into the copy "
              "and shows how much of the guess that brings back.",
              "Which head, copied alone, brings back the guess *bell*?",
-             _carrier_answer(ind, prev, measured), "patch", {"text": EXAMPLE_CLEAN},
+             _carrier_answer(ind, prev, measured, evaluation), "patch", {"text": EXAMPLE_CLEAN},
              figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT},
              # the heatmap (its top cell outlined), its reading, the patched guesses and
              # the table's row "corrupted, L3 H2 patched" name the head
