@@ -77,16 +77,17 @@ def predictions_bar_spec(
     peak = max(1e-6, float(column(now).max(initial=0)), float(column(before).max(initial=0)))
     layout = base_layout(th)
     layout.update(
-        height=max(160, 70 + 26 * len(rows)),
+        height=max(160, 70 + 26 * len(rows) + (24 if compare is not None else 0)),
         barmode="overlay", bargap=0.25, showlegend=compare is not None,
-        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1, "yanchor": "bottom"},
+        # under the bars: at the top right it ran over the title once its names grew
+        # ("as trained · loss 1.71", Explore under an experiment)
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.06, "yanchor": "top"},
         xaxis={"range": [0, min(1.0, peak * 1.3)],  # room for the % label
                "tickformat": ".0%", "fixedrange": True, "gridcolor": th.grid,
                "zeroline": False, "automargin": True},
         yaxis={**_token_axis(labels, show=True, theme=th), "autorange": "reversed",
                "fixedrange": True},
-        margin={"l": 8, "r": 8, "t": 28 if (title or compare is not None) else 8, "b": 8,
-                "pad": 0},
+        margin={"l": 8, "r": 8, "t": 28 if title else 8, "b": 8, "pad": 0},
     )
     if title:
         layout["annotations"] = [_title_annotation(title)]
