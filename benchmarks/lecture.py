@@ -49,8 +49,8 @@ from benchmarks.common import CORPUS, DEFAULT_CONTROLS, ROOT, load_avg, log, pct
 
 LABELS = {"a": "own addresses, 1 key/s", "b": "one address, 1 key/s",
           "c": "typing bursts, 4 keys/s, one address", "d": "page loads, one address",
-          "e": "class + flooding script"}
-OCTETS = {"a": 11, "b": 12, "c": 13, "d": 14, "e": 15}  # 10.<octet>.x.y: own addresses
+          "e": "class + flooding script", "f": "typing without pauses, 4 keys/s, one address"}
+OCTETS = {"a": 11, "b": 12, "c": 13, "d": 14, "e": 15, "f": 16}  # 10.<octet>.x.y: own addresses
 
 
 def cpu_list(text: str) -> list[int]:
@@ -109,11 +109,12 @@ def specs_for(name: str, args, ctx: dict, port: int, salt: int) -> list[tuple[di
             "corpus": " ".join(CORPUS), "timeout": args.timeout, "seconds": args.seconds,
             "grace": args.grace, "default_text": ctx["default_text"], "queue": ctx["queue"],
             "settle": args.settle, "octet": OCTETS[name], "address": None}
-    pattern = {"a": "steady", "b": "steady", "c": "bursts", "d": "load", "e": "bursts"}[name]
+    pattern = {"a": "steady", "b": "steady", "c": "bursts", "d": "load", "e": "bursts",
+               "f": "nonstop"}[name]
     base["pattern"] = pattern
     if name == "b":
         base["address"] = f"10.1.{2 + salt}.3"
-    if name in "ce":  # a class types behind its school's one address (issue 29's figures)
+    if name in "cef":  # a class types behind its school's one address (issue 29's figures)
         base["address"] = f"10.1.{2 + salt}.5"
     if name == "d":
         base["address"] = f"10.1.{2 + salt}.4"

@@ -21,7 +21,8 @@ flight therefore count with the wait for the grid that replaced them. A student 
 when the grid of its last text never arrived by the end (typing time + grace).
 
 Patterns (``spec["pattern"]``): ``steady`` (one key a second), ``bursts`` (a sentence at 4
-keys a second, a pause of 2-5 s to read, the next), ``load`` (a page opened: GET /, the
+keys a second, a pause of 2-5 s to read, the next), ``nonstop`` (4 keys a second, no
+pauses), ``load`` (a page opened: GET /, the
 first grid from a fresh session, then the settled figures' queue event), ``flood`` (a
 script: loops posting as fast as answered, no backoff). Imports nothing heavy, so that a
 worker starts in a fraction of a second.
@@ -114,6 +115,9 @@ def key_times(pattern: str, seconds: float, rng: random.Random) -> list[float]:
         times.append(t)
         if pattern == "steady":
             t += 1.0
+            continue
+        if pattern == "nonstop":  # 4 characters a second, never a pause (issue 39)
+            t += 0.25
             continue
         t += 0.25  # bursts: a sentence at 4 characters a second, then a pause to read it
         left -= 1

@@ -28,6 +28,9 @@ from ui.step_bar import declare as step_bar
 
 log = logging.getLogger("attention_explorer")
 TAB = "patch"
+# Patching runs the model ~3 times per update: its own line of Gradio's queue, two at work,
+# so a class flooding Patch does not hold the other views' four places (app.QUEUE).
+PATCH_LINE = dict(concurrency_id="patch", concurrency_limit=2)
 FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """Two sentences that differ in one word: the **clean** one (the sentence box) and a
@@ -118,9 +121,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         return [v.status, v.pair, v.reading, v.heads, v.guesses, v.positions, v.lens,
                 v.attribution]
 
-    wire_live(panel, TAB, dict(fn=compute, inputs=inputs, outputs=outputs),
+    wire_live(panel, TAB, dict(fn=compute, inputs=inputs, outputs=outputs, **PATCH_LINE),
               extra=(corrupt.change, cell.change))
-    api.click(compute, inputs, outputs, api_name="patch")
+    api.click(compute, inputs, outputs, api_name="patch", **PATCH_LINE)
 
     def make_copy(text):
         copy = corrupted_copy(tok, text, zoo.get(zoo.default_name).config.n_ctx)

@@ -432,7 +432,7 @@ def test_main_launches_with_the_documented_limits(resources, monkeypatch):
     monkeypatch.setattr(gr.Blocks, "launch", fake_launch)
     app.main()
     queue = captured["demo"]._queue
-    assert queue.max_size == 512 and queue.default_concurrency_limit == 4
+    assert queue.max_size == app.QUEUE["max_size"] == 2048 and queue.default_concurrency_limit == 4
     assert _parse_file_size(captured["max_file_size"]) <= 1024
     assert captured["show_error"] is False
 
