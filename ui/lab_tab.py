@@ -46,7 +46,10 @@ from ui.step_bar import declare as step_bar
 log = logging.getLogger("attention_explorer")
 TAB = "lab"
 TITLE = "Lab"
-UPDATE_S = 1.0  # the page gets a new picture at most this often while a run trains
+UPDATE_S = 1.0  # the page gets a new status and grid at most this often while a run trains
+# ... and new curves at most this often: a Plotly redraw (and static/fit.js's passes over a
+# new figure) is the page's costliest update by far; the canvas grid costs a few ms
+CHART_S = 3.0
 MAX_WATCH_S = 900.0  # a page stops watching after this long (the run itself is capped)
 
 INTRO = """**Train a transformer yourself.** The task: random tokens in which a random
@@ -151,7 +154,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                 view = runner.view(run_id)
                 shown = lab_view(view, prediction, theme)
                 done = shown.final and view is not None and view["state"] == "done"
-                now = {"chart": (len(view["events"]) if view else 0, shown.final),
+                points = len(view["events"]) if view else 0
+                # the curves' points as of the last whole CHART_S (all of them at the end)
+                now = {"chart": (int(waited // CHART_S) if points else -1, shown.final),
                        "grid": shown.grid and shown.grid["caption"],
                        "table": class_table(runner.table())}
                 new = {k: v != sent.get(k, ...) for k, v in now.items()}
