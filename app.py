@@ -52,8 +52,8 @@ from ui import (
     training_tab,
 )
 from ui.classroom import ClassroomBlocks
-from ui.client_guard import queued_counter
 from ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
+from ui.engine_route import head as engine_head
 
 ui.fast_import.imports_done()
 
@@ -89,12 +89,11 @@ SECTIONS = [
 ]
 TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
-# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once
-# (Patch, the costliest, in a line of its own: ui/patch_tab.py). A page has one waiting at
-# a time (static/live.js) and a session at most QUEUED_PER_SESSION (ui/client_guard.py),
-# so 2,048 places hold the 500 sessions one address may open at once, twice over, and a
-# class beside them: a flood is refused per session (429), not the class (503).
-QUEUE = dict(default_concurrency_limit=4, max_size=2048)
+# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once;
+# a page has one waiting at a time (static/live.js), so 512 places hold a class of 200
+# opening a view at once, twice over. Past that a join is refused (503) and the page
+# tries again after a pause.
+QUEUE = dict(default_concurrency_limit=4, max_size=512)
 # Gradio 6.31 recomputes its monitoring summary after EVERY event by building a pandas
 # DataFrame of up to 10,000 past events (gradio/queueing.py compute_analytics_summary):
 # measured 15 ms per event at 100 past events and 41 ms at 10,000 on this box, more than
@@ -107,11 +106,12 @@ GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_
 SESSION_CAP = 1000
 # head: the live loop (static/live.js), which carries every change to the open view, and
 # page.head(): the page's own script (static/page.js: projector mode, skip links, the knobs
-# drawer, figure names) and the section names of the tab bar, as CSS.
+# drawer, figure names) and the section names of the tab bar, as CSS; first the browser
+# engine (ui/engine_route.py), which live_grid.js asks before the server.
 LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False,
               state_session_capacity=SESSION_CAP,
-              head=LIVE_HEAD + "\n" + page.head([(name, [tab_id for _, tab_id, _ in tabs])
-                                                 for name, tabs in SECTIONS]))
+              head=engine_head() + "\n" + LIVE_HEAD + "\n"
+              + page.head([(name, [tab_id for _, tab_id, _ in tabs]) for name, tabs in SECTIONS]))
 
 
 def load_resources():
@@ -154,10 +154,6 @@ def start_queue(demo: gr.Blocks, queue: dict | None = None) -> None:
     for key, value in GRADIO_ENV.items():
         os.environ.setdefault(key, value)
     demo.queue(**(QUEUE if queue is None else queue))
-    limiter = getattr(demo, "limiter", None)
-    if limiter is not None:  # ClassroomBlocks: a session's waiting events are capped, and
-        limiter.waiting = queued_counter(demo)  # the keystroke's grid skips Gradio's route
-        limiter.blocks = demo
 
 
 def cap_malloc_arenas(n: int = 2) -> None:

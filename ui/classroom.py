@@ -13,6 +13,7 @@ from starlette.middleware import Middleware
 
 from ui import sessions
 from ui.client_guard import ClientGuard, RateLimiter
+from ui.engine_route import EngineFiles
 
 
 class ClassroomBlocks(gr.Blocks):
@@ -28,5 +29,6 @@ class ClassroomBlocks(gr.Blocks):
         # A fresh dict each time: Gradio writes its own entries (lifespan) into it.
         app_kwargs = dict(app_kwargs or {})
         app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()),
-                                    Middleware(ClientGuard, limiter=self.limiter)]
+                                    Middleware(ClientGuard, limiter=self.limiter),
+                                    Middleware(EngineFiles)]  # behind the guard's limits
         return super().launch(*args, app_kwargs=app_kwargs, **kwargs)
