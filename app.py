@@ -52,6 +52,7 @@ from ui import (
     training_tab,
 )
 from ui.classroom import ClassroomBlocks
+from ui.client_guard import queued_counter
 from ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
 from ui.engine_route import head as engine_head
 
@@ -89,11 +90,12 @@ SECTIONS = [
 ]
 TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
-# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once;
-# a page has one waiting at a time (static/live.js), so 512 places hold a class of 200
-# opening a view at once, twice over. Past that a join is refused (503) and the page
-# tries again after a pause.
-QUEUE = dict(default_concurrency_limit=4, max_size=512)
+# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once
+# (Patch, the costliest, in a line of its own: ui/patch_tab.py). A page has one waiting at
+# a time (static/live.js) and a session at most QUEUED_PER_SESSION (ui/client_guard.py),
+# so 2,048 places hold the 500 sessions one address may open at once, twice over, and a
+# class beside them: a flood is refused per session (429), not the class (503).
+QUEUE = dict(default_concurrency_limit=4, max_size=2048)
 # Gradio 6.31 recomputes its monitoring summary after EVERY event by building a pandas
 # DataFrame of up to 10,000 past events (gradio/queueing.py compute_analytics_summary):
 # measured 15 ms per event at 100 past events and 41 ms at 10,000 on this box, more than
@@ -154,6 +156,10 @@ def start_queue(demo: gr.Blocks, queue: dict | None = None) -> None:
     for key, value in GRADIO_ENV.items():
         os.environ.setdefault(key, value)
     demo.queue(**(QUEUE if queue is None else queue))
+    limiter = getattr(demo, "limiter", None)
+    if limiter is not None:  # ClassroomBlocks: a session's waiting events are capped, and
+        limiter.waiting = queued_counter(demo)  # the keystroke's grid skips Gradio's route
+        limiter.blocks = demo
 
 
 def cap_malloc_arenas(n: int = 2) -> None:
