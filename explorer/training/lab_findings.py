@@ -26,6 +26,8 @@ from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.training.lab import LabSettings, run_lab
 
 FINDINGS = CHECKPOINT_DIR / "eval" / "lab.json"
+# the other numbers the Lab's texts quote (python -m explorer.training.lab_measures)
+MEASURES = CHECKPOINT_DIR / "eval" / "lab_measures.json"
 LAYERS = (1, 2)
 SEEDS = range(5)
 STEPS = 1000
@@ -65,14 +67,25 @@ def measure_all(seeds=SEEDS, layers=LAYERS, steps: int = STEPS) -> dict:
             "runs": runs, "summary": summarise(runs)}
 
 
-def read_findings(path: Path = FINDINGS) -> dict | None:
-    """The findings file, or None when it is missing or unreadable (the step then says
-    less, never a number it does not have)."""
+def _read(path: Path) -> dict | None:
     try:
         found = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    return found if isinstance(found, dict) and isinstance(found.get("summary"), dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def read_findings(path: Path = FINDINGS, measures: Path = MEASURES) -> dict | None:
+    """The findings file, or None when it is missing or unreadable (the step then says
+    less, never a number it does not have); ``"measures"``: the measures file's content
+    when there is one."""
+    found = _read(path)
+    if found is None or not isinstance(found.get("summary"), dict):
+        return None
+    extra = _read(measures)
+    if extra is not None:
+        found["measures"] = extra
+    return found
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -48,7 +48,10 @@ EXAMPLES = [
      EXAMPLE_CLEAN, EXAMPLE_CORRUPT),
     ("A repeated list: L3 H2 restores 80 %",
      "red green blue red green", "red green blue red yellow"),
-    ("Counting: no single head carries it (at most 37 %)",
+    # not about counting: " six" and " seven" are split (" s"+"ix", " se"+"ven"), so the two
+    # runs differ in the last token itself and the residual stream there carries it all
+    ("A changed last word (six -> seven): no head carries it (at most 37 %), the word's "
+     "own place does",
      "one two three four five six", "one two three four five seven"),
 ]
 # Words tried, in order, when the page makes a corrupted copy (short, common, one token
@@ -154,7 +157,9 @@ def attribution_subtitle(dla: Attribution) -> str:
     return (f"Each head's output alone, pushing the answer over the competitor (through W_O "
             f"and the unembedding, the final norm's scale frozen). Heads {dla.heads.sum():+.1f}, "
             f"MLPs {dla.mlps.sum():+.1f}, embeddings and the norm's bias "
-            f"{dla.embed + dla.bias:+.1f}: together the logit difference, {dla.total:+.1f}.")
+            f"{dla.embed + dla.bias:+.1f}: together the logit difference, {dla.total:+.1f}. "
+            "A direct push only: a head that works through a later head (a previous-word "
+            "head) shows about 0 here.")
 
 
 def lens_detail(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,

@@ -35,6 +35,13 @@ def test_the_lab_step_quotes_the_findings():
     assert two["formed"] == two["runs"] and "Two layers grew one every time" in answer
     assert f"between step {two['first_step']} and step {two['last_step']}" in answer
     assert re.search(rf"seeds 0 to {one['runs'] - 1}\b", answer)
+    # one layer's score is over even attention's, not "chance"; the 2-layer runs' previous-
+    # token heads stay under Explore's 0.5 bar
+    even = found["measures"]["uniform_induction"]
+    assert 0.03 <= even <= 0.06 and lo >= 1.8 * even and hi < 0.3
+    assert f"({even:.2f})" in answer and "chance" not in answer
+    prev = [r["best_previous_token"] for r in found["runs"] if r["layers"] == 2]
+    assert max(prev) < 0.5 and f"{min(prev):.2f}–{max(prev):.2f}" in answer
 
 
 def test_without_findings_the_step_quotes_no_number():

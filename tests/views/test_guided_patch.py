@@ -20,6 +20,14 @@ def test_step_8_names_the_head_that_carries_the_copied_word(resources):
     ranked = sorted(((float(shares[c]), c) for c in np.ndindex(shares.shape)), reverse=True)
     (top, (layer, head)), (second, (l2, h2)) = ranked[0], ranked[1]
     assert step.answer.startswith(f"**L{layer} H{head}**: patched alone, it restores {top:.0%}")
+    # the percentages measure " bell" against the changed copy's guess ":"
+    run = patch(zoo.get(DEFAULT_NAME), tok.encode(EXAMPLE_CLEAN), tok.encode(EXAMPLE_CORRUPT))
+    assert (tok.decode([run.answer]), tok.decode([run.wrong])) == (" bell", ":")
+    # the second head is a previous-word head too, by the evaluation's scores (L2 H0)
+    ev = zoo.evals[DEFAULT_NAME]
+    score = ev["previous_token"]["scores"][l2][h2]
+    assert (l2, h2) == (2, 0) and score >= ev["thresholds"]["previous_token_score"]
+    assert f"a second previous-word head: on held-out stories it puts {score:.0%}" in step.answer
     assert f"**L{l2} H{h2}** with {second:.0%}" in step.answer
     assert top >= 0.95  # the figure: the Patch view names it first with >= 95 %
     assert "copying head of step 2" in step.answer  # it is the evaluation's induction head

@@ -4,11 +4,13 @@ gets a sentence (no user text in any Markdown)."""
 import numpy as np
 import pytest
 
+from explorer.analysis.logit_lens import direct_logit_attribution
 from explorer.views.controls import OBJECTIVES, Controls
 from explorer.views.patch import (
     EXAMPLE_CLEAN,
     EXAMPLE_CORRUPT,
     EXAMPLES,
+    attribution_subtitle,
     corrupted_copy,
     parse_cell,
     patch_view,
@@ -26,6 +28,12 @@ def test_the_issue_example_names_the_induction_head(resources):
     assert v.pair[2][3] == pytest.approx(v.pair[0][3], abs=0.3)
     for fig in (v.heads, v.positions, v.guesses, v.lens, v.attribution):
         assert fig is not None and fig.data
+    # direct logit attribution is a direct push only: the previous-word head L1 H1 works
+    # through L3 H2 and shows about 0 of the difference (the subtitle says so)
+    p = v.patching
+    dla = direct_logit_attribution(zoo.get(Controls().checkpoint()), p.clean, p.answer, p.wrong)
+    assert abs(dla.heads[1, 1]) < 0.06 * dla.total and dla.total == pytest.approx(7.94, abs=0.1)
+    assert "direct push only" in attribution_subtitle(dla)
     # the logit lens' last row is the model's guess at every position
     lens = v.lens.data[0]
     assert lens.z.shape == (4, 23)
@@ -45,9 +53,14 @@ def test_the_examples_say_what_their_labels_claim(resources, label, clean, corru
     v = patch_view(zoo, tok, clean, corrupt, Controls())
     heads = v.patching.heads
     best = np.unravel_index(np.argmax(heads), heads.shape)
-    if label.startswith("Counting"):
+    if label.startswith("A changed last word"):
         assert heads.max() == pytest.approx(0.37, abs=0.01)
         assert v.reading.startswith("**No single head carries it**")
+        # the changed word's own place carries it: the residual stream at the last
+        # position after L0 restores (about) all of the difference
+        last = v.patching.positions[:, -1]
+        assert last[0] == pytest.approx(1.06, abs=0.03)
+        assert [tok.decode([t]) for t in tok.encode(" six")] == [" s", "ix"]
     else:
         assert best == (3, 2)
         want = 1.0 if label.startswith("Induction") else 0.80
