@@ -324,3 +324,9 @@ def test_the_labs_defaults_form_an_induction_head_in_a_few_hundred_steps():
     # "a 1-layer model never grows one": none of its seeds did
     assert one["formed"] == 0 and one["runs"] >= 5
     has("and a 1-layer model never grows one")
+    # "near 0.1, about twice what attention spread evenly scores and far under the 0.3 bar"
+    even = json.loads((CHECKPOINTS / "eval" / "lab_measures.json").read_text(
+        encoding="utf-8"))["uniform_induction"]
+    lo, hi = one["best_induction"]
+    assert 0.08 <= lo <= hi <= 0.12 and 1.7 * even <= lo <= hi <= 2.5 * even
+    has("about twice what attention spread evenly scores and far under the 0.3 bar")
