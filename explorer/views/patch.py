@@ -44,7 +44,7 @@ EXAMPLE_CORRUPT = EXAMPLE_CLEAN.replace("moon shoe bell", "moon sock bell")
 # The page's examples (label, clean, corrupted); each label's claim is pinned by
 # tests/views/test_patch.py on the default model.
 EXAMPLES = [
-    ("Induction: L3 H2 restores 100 %, the previous-token head L1 H1 22 %",
+    ("Induction: L3 H2 restores 100 %, the previous-token heads L2 H0 73 % and L1 H1 22 %",
      EXAMPLE_CLEAN, EXAMPLE_CORRUPT),
     ("A repeated list: L3 H2 restores 80 %",
      "red green blue red green", "red green blue red yellow"),

@@ -67,6 +67,7 @@ def test_the_examples_say_what_their_labels_claim(resources, label, clean, corru
         assert heads[3, 2] == pytest.approx(want, abs=0.01)
     if label.startswith("Induction"):
         assert heads[1, 1] == pytest.approx(0.22, abs=0.01)
+        assert heads[2, 0] == pytest.approx(0.73, abs=0.01)
 
 
 def test_bad_input_gets_a_sentence(resources):
