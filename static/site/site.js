@@ -83,6 +83,11 @@
   async function payloadFor(text, ctrls) {
     const name = modelName();
     if (!CONFIG.models.includes(name)) return { ok: false, caption: CONFIG.missing[name] };
+    if (name !== state.model) { // another model: its own heads, all on
+      state.model = name; state.headsOff.clear();
+      $("heads-off-boxes").dataset.shape = "";
+      again = true; // the loop's snapshot had the old heads off: this answer is not fresh
+    }
     if (!AE.engine.loaded(name)) {
       $("where").textContent = "⏳ Loading the model " + name + " into your browser…";
       // engine.loaded() says yes once a run has had the tokenizer and the model: an empty
@@ -227,7 +232,10 @@
       },
     });
     mountGrid(source, $("head-large"), "head", {
-      async grid_data() { return oneHead(state.payload, state.layer, state.head); },
+      async grid_data() { // the head the payload outlines (clamped to its model's heads)
+        const p = state.payload;
+        return p && p.ok ? oneHead(p, ...p.selected) : p;
+      },
     });
     kick();
   });

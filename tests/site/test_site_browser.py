@@ -116,3 +116,15 @@ def test_screens_show_the_grid(opened, tmp_path_factory, request):
     out = tmp_path_factory.getbasetemp() / f"site-{request.node.callspec.id}.png"
     page.screenshot(path=str(out))
     print("screenshot", out)
+
+
+def test_another_model_after_a_head_off(opened):
+    page, _ = opened
+    page.click("#heads-off summary")
+    page.locator("#heads-off-boxes input[data-head='3,3']").check()
+    page.wait_for_function("document.querySelector('#grid .ae-grid-caption')"
+                           ".textContent.includes('experiment')", timeout=5000)
+    page.select_option("#heads", "1")  # a model with no head 3: all its heads on
+    page.wait_for_function(f"{GRID}.ok && {GRID}.heads === 1", timeout=15000)
+    assert "experiment" not in page.locator("#grid .ae-grid-caption").inner_text()
+    assert page.locator("#heads-off-boxes input").count() == 4
