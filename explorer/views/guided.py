@@ -217,11 +217,10 @@ def _previous_score(evaluation: dict | None, layer: int, head: int) -> float | N
 def _lab_answer(found: dict | None) -> str:
     """Step 9: what one and two layers did in the Lab's measured runs
     (:mod:`explorer.training.lab_findings`), only as far as the file says."""
-    why = ("Why: a first-layer head's key is built from its own word and its place only: it "
-           "cannot say which word came before it, so it cannot look for "
-           "\"the word after the last time my word was said\". That takes two heads in a "
-           "row: a previous-word head writes into each word which word came before it, and "
-           "a later head matches on that: the pair of steps 1 and 2.")
+    why = ("Why: a first-layer key holds only its own word and its place, not the word "
+           "before it, so it cannot look for \"the word after the last time my word was "
+           "said\". That takes two heads in a row: a previous-word head, then a head that "
+           "matches on what it wrote (steps 1 and 2).")
     one, two = ((found or {}).get("summary") or {}).get("1"), \
         ((found or {}).get("summary") or {}).get("2")
     if not one or not two:
@@ -229,27 +228,24 @@ def _lab_answer(found: dict | None) -> str:
                 "steps. Compare your two runs in the class's table. " + why)
     lo, hi = one["best_induction"]
     even = ((found or {}).get("measures") or {}).get("uniform_induction")
-    said = [f"In the Lab's own check (seeds 0 to {one['runs'] - 1}, 1,000 steps each, on "
-            "one CPU core), "]
-    said.append(f"one layer never grew an induction head: its best induction score stayed "
-                f"at {lo:.2f}–{hi:.2f}" + (f", about twice what attention spread evenly "
-                                           f"scores on this task ({even:.2f}) but far under "
-                                           "the 0.3 bar. " if even else ", far under the "
-                                           "0.3 bar. ") if one["formed"] == 0 else
+    said = [f"In the Lab's own check (seeds 0 to {one['runs'] - 1}, 1,000 steps each, one "
+            "CPU core), "]
+    said.append(f"one layer never grew an induction head: its best score stayed at "
+                f"{lo:.2f}–{hi:.2f}" + (f", twice what evenly spread attention scores "
+                                        f"({even:.2f}) but far under the 0.3 bar. " if even
+                                        else ", far under the 0.3 bar. ")
+                if one["formed"] == 0 else
                 f"one layer grew one in {one['formed']} of {one['runs']} runs. ")
     if two["formed"] == two["runs"]:
         said.append(f"Two layers grew one every time, between step {two['first_step']} and "
-                    f"step {two['last_step']}: the copy loss falls off its plateau there (the "
-                    "step marked moves by a few from run to run: the checks fall every "
-                    "0.4 s of training). ")
+                    f"step {two['last_step']}. ")
     else:
         said.append(f"Two layers grew one in {two['formed']} of {two['runs']} runs. ")
     prev = [r["best_previous_token"] for r in (found or {}).get("runs", [])
             if r.get("layers") == 2 and r.get("best_previous_token") is not None]
     if prev:
         said.append(f"Their best previous-word head scores only {min(prev):.2f}–"
-                    f"{max(prev):.2f}, under the 0.5 bar Explore uses to name one, but "
-                    "enough here. ")
+                    f"{max(prev):.2f}, under Explore's 0.5 bar, but enough here. ")
     return "".join(said) + why
 
 
