@@ -49,7 +49,7 @@ TITLE = "Lab"
 UPDATE_S = 1.0  # the page gets a new status and grid at most this often while a run trains
 # ... and new curves at most this often: a Plotly redraw (and static/fit.js's passes over a
 # new figure) is the page's costliest update by far; the canvas grid costs a few ms
-CHART_S = 3.0
+CHART_S = 5.0  # (3 s: 25-29% of a projector page's time in long tasks at load 19)
 MAX_WATCH_S = 900.0  # a page stops watching after this long (the run itself is capped)
 
 INTRO = """**Train a transformer yourself.** The task: random tokens in which a random
@@ -158,13 +158,13 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                 # the curves' points as of the last whole CHART_S (all of them at the end)
                 now = {"chart": (int(waited // CHART_S) if points else -1, shown.final),
                        "grid": shown.grid and shown.grid["caption"],
-                       "table": class_table(runner.table())}
+                       "table": class_table(runner.table()), "open": done}
                 new = {k: v != sent.get(k, ...) for k, v in now.items()}
                 sent = now
                 yield (shown.status, shown.chart if new["chart"] else gr.skip(),
                        shown.grid if new["grid"] else gr.skip(),
                        now["table"] if new["table"] else gr.skip(),
-                       gr.Button(interactive=True) if done else closed, True)
+                       gr.Button(interactive=done) if new["open"] else gr.skip(), True)
                 if shown.final:
                     return
                 await asyncio.sleep(UPDATE_S)
