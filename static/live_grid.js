@@ -279,18 +279,49 @@ function waiting() {
   if (caption.textContent !== text) caption.textContent = text; // aria-live: say it once
 }
 
+// The browser engine first (issue 38): where the app's page loaded it (ui/engine_route.py
+// sets gridInBrowser) and it holds the chosen model, static/engine/payload.js builds the same
+// payload with no request; null (the Lab model, weights not yet here: their download starts)
+// or any error: the server, as before. A plain line under the caption says which answered.
+async function inBrowser(text, controls) {
+  const AE = window.AttentionExplorer;
+  if (!AE.gridInBrowser || !AE.gridPayload) return null;
+  try {
+    return await AE.gridPayload(text, controls, {});
+  } catch (e) {
+    return null;
+  }
+}
+
+let whereLine = null;
+function sayWhere(where) {
+  if (!window.AttentionExplorer.gridInBrowser) return; // a page without the engine says nothing
+  if (!whereLine) {
+    whereLine = document.createElement("div");
+    whereLine.className = "ae-grid-where";
+    whereLine.style.cssText = "font-size: 0.8em; opacity: 0.75;";
+    caption.insertAdjacentElement("afterend", whereLine);
+  }
+  const text = where === "browser" ? "Computed in your browser." : "Computed on the server.";
+  if (whereLine.textContent !== text) whereLine.textContent = text;
+}
+
 window.AttentionExplorer.live.register(VIEW, {
   async update(ctx) {
     const [text, ...controls] = ctx.values;
-    let answer = null;
-    try {
-      answer = await server.grid_data({ text: text == null ? "" : String(text), controls });
-    } catch (e) {
-      answer = null; // refused or no reply: as below
+    const sentence = text == null ? "" : String(text);
+    let answer = await inBrowser(sentence, controls), where = "browser";
+    if (!answer) {
+      where = "server";
+      try {
+        answer = await server.grid_data({ text: sentence, controls });
+      } catch (e) {
+        answer = null; // refused or no reply: as below
+      }
     }
     const ok = !!answer && typeof answer === "object" && !(answer.ok === false && answer.retry);
     if (ctx.fresh()) { // else a newer change is on its way: the loop asks again anyway
-      if (ok) draw(answer); else waiting();
+      if (ok) { draw(answer); sayWhere(where); } else waiting();
     }
     return ok;
   },

@@ -17,6 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from explorer.views.controls import Controls
 from explorer.views.engine_texts import engine_texts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,11 +63,20 @@ def head() -> str:
     """The page's engine: its scripts, then where its models and texts are."""
     where = urls()
     tags = [f'<script src="{where[name]}"></script>' for name in SCRIPTS if name in where]
-    config = json.dumps({"urls": where, "texts": PREFIX.lstrip("/") + TEXTS})
-    tags.append("<script>(() => { const c = " + config + "; const AE = globalThis."
-                "AttentionExplorer; if (!AE || !AE.engine || !AE.payload) return; "
-                "AE.engine.configure({urls: c.urls}); "
-                "AE.payload.configure({textsUrl: c.texts}); })();</script>")
+    config = json.dumps({"urls": where, "texts": PREFIX.lstrip("/") + TEXTS,
+                         "model": Controls().checkpoint()})
+    # Gradio adds the head's scripts to the page itself: they load in any order, after this
+    # one, so it waits for the four. Then the default model, the tokenizer and the texts
+    # once the page is idle (an empty run loads all three); other models on first use.
+    tags.append("<script>(() => { const c = " + config + "; let tries = 0;"
+                " const start = () => { const AE = globalThis.AttentionExplorer || {};"
+                " if (!(AE.tokenizer && AE.model && AE.engine && AE.payload)) {"
+                " if (++tries < 600) setTimeout(start, 100); return; }"
+                " AE.engine.configure({urls: c.urls});"
+                " AE.payload.configure({textsUrl: c.texts}); AE.gridInBrowser = true;"
+                " const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));"
+                " idle(() => { AE.engine.runTyped('', {model: c.model}).catch(() => {});"
+                " AE.payload.texts().catch(() => {}); }); }; start(); })();</script>")
     return "\n".join(tags)
 
 

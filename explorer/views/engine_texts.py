@@ -17,7 +17,7 @@ Shape of :func:`engine_texts` (all plain text, no user text)::
      "notices": {"cut_tokens": "... {n_ctx} ... {kept} ...", "cut_chars": str,
                  "unfamiliar": "... {what} ...", "unfamiliar_bytes": " {chars} ... {tokens} ...",
                  "what_default": "characters", "what_join": ", ", "mask_hint": str},
-     "empty_state": str, "grid_label_chars": int,
+     "empty_state": str, "grid_label_chars": int, "colors": {"light": {...}, "dark": {...}},
      "kinds": [names], "kind_ranges": [start, end, kind index, ...]  # code points, inclusive
      "controls": {"objectives": {...}, "masks": {...}, "scales": {...},
                   "temperature_range": [low, high], "heads": [...], "positional": [...],
@@ -175,6 +175,7 @@ def engine_texts() -> dict:
         "notices": _notices(),
         "empty_state": EMPTY_STATE,
         "grid_label_chars": GRID_LABEL_CHARS,
+        "colors": {theme: gp.canvas_colors(theme) for theme in ("light", "dark")},
         "kinds": kinds,
         "kind_ranges": ranges,
         "controls": _controls(),

@@ -216,11 +216,14 @@
 
   // Is the model in memory? fetch: wait for it. Otherwise its download starts (first use)
   // and null is answered until it is there: a promise already settled wins the race.
-  const NOT_YET = {};
+  // A model whose download failed is not asked for again for a minute (no request per key).
+  const NOT_YET = {}, failed = new Map();
   async function ready(name, fetchIt) {
     if (AE.engine.loaded(name)) return true;
+    if (Date.now() - (failed.get(name) || -Infinity) < 60000) return false;
     try {
       const loading = AE.engine.load(name);
+      loading.catch(() => failed.set(name, Date.now()));
       return (await (fetchIt ? loading : Promise.race([loading, Promise.resolve(NOT_YET)]))) !== NOT_YET;
     } catch (e) { return false; }
   }
@@ -246,11 +249,11 @@
     return { ok: true, ...base,
       tokens: r.tokens.map((s) => plainLabel(s, t.grid_label_chars)),
       layers: r.layers, heads: r.heads, n, z: mosaic(r.patterns, r.layers, r.heads, n),
-      selected: [layer, head], colors: opts.colors,
+      selected: [layer, head], colors: opts.colors || (t.colors || {})[knobs.theme],
       guesses: r.guesses.map((g) => [plainLabel(g.token, 24), Math.round(g.p * 1e4) / 1e4]),
       where: c.causal ? "next word" : "[mask]", caption };
   }
 
-  AE.payload = { setTexts, configure, displayToken, plainLabel, knobsOf: (c, o) => texts && knobsOf(texts, c, o) };
+  AE.payload = { setTexts, configure, texts: getTexts, displayToken, plainLabel, knobsOf: (c, o) => texts && knobsOf(texts, c, o) };
   AE.gridPayload = gridPayload;
 })();
