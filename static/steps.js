@@ -152,26 +152,49 @@
   // widens, so the answer reads without scrolling and the figure stays beside it).
   function revealed(section) {
     const open = !!(section && section.querySelector(".ae-step-reveal[open]"));
-    if (root.classList.contains("ae-revealed") !== open) {
-      root.classList.toggle("ae-revealed", open);
-      requestAnimationFrame(() => {
-        placeBar(shownSection());
-        // the figures beside the step now have another width: Plotly redraws each to its
-        // box (autosize), then static/fit.js fits their heights and labels again
-        if (window.Plotly) {
-          document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
-            if (gd.offsetParent === null || !gd.layout) return;
-            // a figure given a width of its own (the large head) keeps it on a resize
-            if (gd.layout.width && Math.abs(gd.layout.width - gd.clientWidth) > 4) {
-              window.Plotly.relayout(gd, { width: gd.clientWidth });
-            } else {
-              window.Plotly.Plots.resize(gd);
-            }
-          });
+    if (root.classList.contains("ae-revealed") === open) return;
+    root.classList.toggle("ae-revealed", open);
+    root.classList.remove("ae-reveal-wide");
+    requestAnimationFrame(() => {
+      // a big screen's step column widens only for an answer that does not fit in it (two
+      // heads side by side, step 6, would shrink for nothing)
+      if (open && root.classList.contains("ae-projector") && cutOff(section)) {
+        root.classList.add("ae-reveal-wide");
+      }
+      requestAnimationFrame(() => { placeBar(shownSection()); refit(); });
+    });
+  }
+
+  // Is any of the shown answer scrolled away inside the bar, or under its buttons?
+  function cutOff(section) {
+    const answer = section.querySelector(".ae-step-reveal[open] > p");
+    const bar = section.closest(".ae-step-bar");
+    if (!answer || !bar) return false;
+    for (let a = answer.parentElement; a && a !== bar.parentElement; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY !== "visible" && a.scrollHeight > a.clientHeight + 1) {
+        return true;
+      }
+    }
+    const buttons = bar.querySelector(".ae-step-buttons");
+    return !!buttons && answer.getBoundingClientRect().bottom
+      > buttons.getBoundingClientRect().top + 1;
+  }
+
+  // The figures beside the step now have another width: Plotly redraws each to its box
+  // (autosize), then static/fit.js fits their heights and labels again.
+  function refit() {
+    if (window.Plotly) {
+      document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+        if (gd.offsetParent === null || !gd.layout) return;
+        // a figure given a width of its own (the large head) keeps it on a resize
+        if (gd.layout.width && Math.abs(gd.layout.width - gd.clientWidth) > 4) {
+          window.Plotly.relayout(gd, { width: gd.clientWidth });
+        } else {
+          window.Plotly.Plots.resize(gd);
         }
-        if (AE.fit) AE.fit.all();
       });
     }
+    if (AE.fit) AE.fit.all();
   }
   // "toggle" does not bubble: caught on its way down
   document.addEventListener("toggle", (ev) => {
