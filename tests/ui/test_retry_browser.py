@@ -48,6 +48,8 @@ def page(browser, app_url):  # noqa: F811
     """A fresh page (its own routes), the grid drawn, the sentence box empty and focused."""
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
+    # the server's path is what is tested: no weights, so the browser engine never answers
+    page.route("**/*.safetensors", lambda route: route.fulfill(status=404, body="no"))
     page.goto(app_url)
     page.wait_for_function(GRID_DRAWN, timeout=WAIT)
     yield page
