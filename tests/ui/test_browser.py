@@ -255,8 +255,12 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     page.wait_for_timeout(1000)  # the figures that wait for a pause in typing
     updates = [live[f] for f in joins if f in live]
     assert set(updates) == {"explore:settle"}, updates  # typing: no Gradio update
-    assert set(grids) == {"grid_data"}
-    assert 1 <= len(grids) <= 7, f"{len(grids)} grids for 14 changes: they did not collapse"
+    where = page.locator("#grid .ae-grid-where").inner_text()
+    if "your browser" in where:  # the browser engine drew them (issue 38): no request at all
+        assert grids == [], grids
+    else:  # the server's path (tests/ui/test_retry_browser.py refuses the weights)
+        assert set(grids) == {"grid_data"}
+        assert 1 <= len(grids) <= 7, f"{len(grids)} grids for 14 changes: they did not collapse"
     # the head, head view and guesses follow once typing pauses, not per keystroke
     assert updates.count("explore:settle") <= 2, updates
 
