@@ -33,10 +33,12 @@
     return answer.arrayBuffer();
   }
 
+  let tokenizerReady = false;
   function tok() {
     if (!tokenizer) {
       tokenizer = AE.tokenizer.load(urls["tokenizer.json"] || base + "tokenizer.json");
-      tokenizer.catch(() => { tokenizer = null; }); // a failed load may be tried again
+      tokenizer.then(() => { tokenizerReady = true; },
+        () => { tokenizer = null; }); // a failed load may be tried again
     }
     return tokenizer;
   }
@@ -49,14 +51,16 @@
       const url = urls[name] || `${base}${name}.safetensors`;
       const made = fetchBuffer(url)
         .then((buffer) => new AE.model.Transformer(AE.model.parseSafetensors(buffer)));
-      made.catch(() => models.delete(name));
+      made.then(() => ready.add(name), () => models.delete(name));
       models.set(name, made);
+      tok(); // a model is no use without the tokenizer: both load at once
     }
     return models.get(name);
   }
 
+  // Both the model and the tokenizer are in memory: a run starts computing at once.
   const ready = new Set();
-  function loaded(name) { return ready.has(name); }
+  function loaded(name) { return ready.has(name) && tokenizerReady; }
 
   // The knobs checked as AttentionSettings.resolve checks them, with a plain message.
   function checked(knobs, config) {

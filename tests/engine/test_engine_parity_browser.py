@@ -147,3 +147,19 @@ def test_impossible_knobs_get_a_plain_message(page, knobs, message):
       try { await AttentionExplorer.engine.run('The cat sat.', knobs); return null; }
       catch (e) { return String(e.message); } }""", knobs)
     assert got is not None and message in got
+
+
+def test_loaded_says_a_model_and_the_tokenizer_are_in_memory(page):
+    """payload.js computes in the browser only where loaded() says so: after load(), with
+    no run needed (the page loads the default model at idle time)."""
+    got = page.evaluate("""async () => {
+      const E = AttentionExplorer.engine, before = E.loaded('causal-h2-learned');
+      await E.load('causal-h2-learned');
+      for (let i = 0; i < 50 && !E.loaded('causal-h2-learned'); i++) {
+        await new Promise((r) => setTimeout(r, 100));  // the tokenizer, loading beside it
+      }
+      let refused = null;
+      try { await E.load('../README'); } catch (e) { refused = String(e.message); }
+      return [before, E.loaded('causal-h2-learned'), E.loaded('causal-h8-none'), refused];
+    }""")
+    assert got[:3] == [False, True, False] and "no model of that name" in got[3]
