@@ -298,9 +298,8 @@ function sayWhere(where) {
   if (!window.AttentionExplorer.gridInBrowser) return; // a page without the engine says nothing
   if (!whereLine) {
     whereLine = document.createElement("div");
-    whereLine.className = "ae-grid-where";
-    whereLine.style.cssText = "font-size: 0.8em; opacity: 0.75;";
-    caption.insertAdjacentElement("afterend", whereLine);
+    whereLine.className = "ae-grid-where"; // static/style.css
+    caption.after(whereLine);
   }
   const text = where === "browser" ? "Computed in your browser." : "Computed on the server.";
   if (whereLine.textContent !== text) whereLine.textContent = text;
