@@ -20,6 +20,8 @@ from explorer.analysis.run import analyse
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import checkpoint_name
 from explorer.views.controls import HEADS, POSITIONAL
+from tests.engine.conftest import engine_scripts
+from tests.server import browser  # noqa: F401  (a fixture)
 
 TOLERANCE = 1e-3
 ZOO = [checkpoint_name("causal", h, pos) for h in HEADS for pos in POSITIONAL] \
@@ -149,17 +151,28 @@ def test_impossible_knobs_get_a_plain_message(page, knobs, message):
     assert got is not None and message in got
 
 
-def test_loaded_says_a_model_and_the_tokenizer_are_in_memory(page):
+def test_loaded_says_a_model_and_the_tokenizer_are_in_memory(browser, repo_http):  # noqa: F811
     """payload.js computes in the browser only where loaded() says so: after load(), with
-    no run needed (the page loads the default model at idle time)."""
-    got = page.evaluate("""async () => {
-      const E = AttentionExplorer.engine, before = E.loaded('causal-h2-learned');
-      await E.load('causal-h2-learned');
-      for (let i = 0; i < 50 && !E.loaded('causal-h2-learned'); i++) {
-        await new Promise((r) => setTimeout(r, 100));  // the tokenizer, loading beside it
-      }
-      let refused = null;
-      try { await E.load('../README'); } catch (e) { refused = String(e.message); }
-      return [before, E.loaded('causal-h2-learned'), E.loaded('causal-h8-none'), refused];
-    }""")
+    no run needed (the page loads the default model at idle time). A fresh page: the
+    module's page has every model in memory by now."""
+    context = browser.new_context()
+    try:
+        fresh = context.new_page()
+        fresh.goto(f"{repo_http}/blank.html")
+        for name in engine_scripts():
+            fresh.add_script_tag(url=f"{repo_http}/static/engine/{name}")
+        got = fresh.evaluate("""async (base) => {
+          const E = AttentionExplorer.engine;
+          E.configure({base});
+          const before = E.loaded('causal-h2-learned');
+          await E.load('causal-h2-learned');
+          for (let i = 0; i < 50 && !E.loaded('causal-h2-learned'); i++) {
+            await new Promise((r) => setTimeout(r, 100));  // the tokenizer, loading beside it
+          }
+          let refused = null;
+          try { await E.load('../README'); } catch (e) { refused = String(e.message); }
+          return [before, E.loaded('causal-h2-learned'), E.loaded('causal-h8-none'), refused];
+        }""", f"{repo_http}/checkpoints/")
+    finally:
+        context.close()
     assert got[:3] == [False, True, False] and "no model of that name" in got[3]
