@@ -241,6 +241,10 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
         f"{t}:update" for t in ("inside", "shapes", "positional", "lessons", "compare",
                                 "ablate", "layers", "training", "export", "classify")}
     assert "explore:settle" in live.values() and "explore:update" not in live.values()
+    # the page's own first settle must not be counted as the typing's
+    page.wait_for_function("() => document.querySelector('#ae-live-status')"
+                           ".getAttribute('aria-busy') === 'false'", timeout=20000)
+    page.wait_for_timeout(700)
     joins, grids = [], []
     page.on("request", lambda r: joins.append(json.loads(r.post_data)["fn_index"])
             if "/queue/join" in r.url else None)
@@ -261,8 +265,9 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     else:  # the server's path (tests/ui/test_retry_browser.py refuses the weights)
         assert set(grids) == {"grid_data"}
         assert 1 <= len(grids) <= 7, f"{len(grids)} grids for 14 changes: they did not collapse"
-    # the head, head view and guesses follow once typing pauses, not per keystroke
-    assert updates.count("explore:settle") <= 2, updates
+    # the head, head view and guesses follow once typing pauses, not per keystroke: 14
+    # changes; the fill, the burst and the last key may each end in a pause on a loaded box
+    assert updates.count("explore:settle") <= 3, updates
 
 
 def test_phone_width_screenshot(browser, app_url):  # noqa: F811
