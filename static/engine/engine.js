@@ -1,7 +1,8 @@
 // One sentence through a zoo model in the browser, with the page's knobs:
 //
 //   AttentionExplorer.engine.configure({base})   where tokenizer.json and <model>.safetensors
-//                                                  are (default "./")
+//                                                  are (default "./"); {simd: false} for the
+//                                                  plain loops instead of WebAssembly
 //   await AttentionExplorer.engine.load(name)     fetch and parse once, kept in memory
 //   AttentionExplorer.engine.loaded(name)
 //   await AttentionExplorer.engine.run(text, knobs) -> {tokens, ids, patterns, guesses, ...}
@@ -19,12 +20,14 @@
   const MODEL = /^(causal-h[1248]-(none|sinusoidal|learned|rotary|alibi)|bidir-h4-rotary)$/;
   let base = "./";
   let urls = {};
+  let simd = true; // false: the plain JavaScript loops (models loaded after configure)
   let tokenizer = null; // a promise
   const models = new Map(); // name -> promise of a Transformer
 
   function configure(options = {}) {
     if (options.base != null) base = String(options.base);
     if (options.urls) urls = { ...options.urls };
+    if (options.simd != null) simd = !!options.simd;
   }
 
   async function fetchBuffer(url) {
@@ -50,7 +53,7 @@
     if (!models.has(name)) {
       const url = urls[name] || `${base}${name}.safetensors`;
       const made = fetchBuffer(url)
-        .then((buffer) => new AE.model.Transformer(AE.model.parseSafetensors(buffer)));
+        .then((buffer) => new AE.model.Transformer(AE.model.parseSafetensors(buffer), { simd }));
       made.then(() => ready.add(name), () => models.delete(name));
       models.set(name, made);
       tok(); // a model is no use without the tokenizer: both load at once

@@ -3,18 +3,58 @@
 // tests/engine/ show. Plain JavaScript over Float32Arrays, no dependencies.
 //
 //   AttentionExplorer.model.parseSafetensors(buffer) -> {config, tensors: {name: {shape, data}}}
-//   new AttentionExplorer.model.Transformer(parsed)
+//   new AttentionExplorer.model.Transformer(parsed, {simd: true})
 //   .forward(ids, {causal, scale, temperature, headsOff}, at)
 //       -> {patterns: Float32Array [layer, head, query, key] (n x n each), logits: Float32Array
 //           [vocab] at position ``at`` (null when at is null)}
 //
 // Shapes, row-major: the residual stream x [pos, d_model]; a Linear's weight [out, in] as
 // torch stores it (y = x W^T); q, k, v [pos, d_model], head h in columns h*d_head ..
+//
+// The matrix products run in WebAssembly with 128-bit SIMD (static/engine/kernel.wat, its
+// bytes below; scripts/build_kernel.py writes them), about eight times the plain loops here,
+// which compute where the browser has no SIMD (or with {simd: false}). Each model lays its
+// weights and its scratch out once, in its own memory, for sequences up to n_ctx: a forward
+// pass allocates only the patterns it returns.
 (() => {
   const AE = (globalThis.AttentionExplorer = globalThis.AttentionExplorer || {});
   if (AE.model) return;
 
   const LN_EPS = 1e-5;
+  const KERNEL = "AGFzbQEAAAABFgNgAXsBfWACf38BfWAHf39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMEAwABAgcKAQZsaW5lYXIAAgqoCQMZACAA/R8AIAD9HwGSIAD9HwIgAP0fA5KSCxgAIAAEfSAAIAFBAnRqKgIABUMAAAAACwvyCAINfwt7IAJBAnQhCiAEQQJ0IQsCQANAIAdBAWogAU8NASAAIAcgCmxqIQwgDCAKaiENIAYgByALbGohDiAOIAtqIQ9BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRf9DAAAAAAAAAAAAAAAAAAAAAAhGP0MAAAAAAAAAAAAAAAAAAAAACEZ/QwAAAAAAAAAAAAAAAAAAAAAIRr9DAAAAAAAAAAAAAAAAAAAAAAhG/0MAAAAAAAAAAAAAAAAAAAAACEc/QwAAAAAAAAAAAAAAAAAAAAAIR39DAAAAAAAAAAAAAAAAAAAAAAhHkEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEUIA0gCWr9AAQAIRUgECAJav0ABAAhFiAXIBQgFv3mAf3kASEXIBsgFSAW/eYB/eQBIRsgESAJav0ABAAhFiAYIBQgFv3mAf3kASEYIBwgFSAW/eYB/eQBIRwgEiAJav0ABAAhFiAZIBQgFv3mAf3kASEZIB0gFSAW/eYB/eQBIR0gEyAJav0ABAAhFiAaIBQgFv3mAf3kASEaIB4gFSAW/eYB/eQBIR4gCUEQaiEJDAALCyAOIAhBAGpBAnRqIBcQACAFIAhBAGoQAZI4AgAgDiAIQQFqQQJ0aiAYEAAgBSAIQQFqEAGSOAIAIA4gCEECakECdGogGRAAIAUgCEECahABkjgCACAOIAhBA2pBAnRqIBoQACAFIAhBA2oQAZI4AgAgDyAIQQBqQQJ0aiAbEAAgBSAIQQBqEAGSOAIAIA8gCEEBakECdGogHBAAIAUgCEEBahABkjgCACAPIAhBAmpBAnRqIB0QACAFIAhBAmoQAZI4AgAgDyAIQQNqQQJ0aiAeEAAgBSAIQQNqEAGSOAIAIAhBBGohCAwACwsgB0ECaiEHDAALCyAHIAFJBEAgACAHIApsaiEMIAYgByALbGohDkEAIQgCQANAIAggBE8NASADIAggCmxqIRAgECAKaiERIBEgCmohEiASIApqIRP9DAAAAAAAAAAAAAAAAAAAAAAhF/0MAAAAAAAAAAAAAAAAAAAAACEY/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGkEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEUIBAgCWr9AAQAIRYgFyAUIBb95gH95AEhFyARIAlq/QAEACEWIBggFCAW/eYB/eQBIRggEiAJav0ABAAhFiAZIBQgFv3mAf3kASEZIBMgCWr9AAQAIRYgGiAUIBb95gH95AEhGiAJQRBqIQkMAAsLIA4gCEEAakECdGogFxAAIAUgCEEAahABkjgCACAOIAhBAWpBAnRqIBgQACAFIAhBAWoQAZI4AgAgDiAIQQJqQQJ0aiAZEAAgBSAIQQJqEAGSOAIAIA4gCEEDakECdGogGhAAIAUgCEEDahABkjgCACAIQQRqIQgMAAsLCws=";
+
+  let kernelModule; // undefined: not tried yet; null: this browser cannot run it
+  function kernel() {
+    if (kernelModule === undefined) {
+      try {
+        const bytes = Uint8Array.from(atob(KERNEL), (ch) => ch.charCodeAt(0));
+        kernelModule = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+      } catch (e) {
+        kernelModule = null;
+      }
+    }
+    return kernelModule;
+  }
+
+  // Float32Arrays laid out one after another: in a WebAssembly memory of exactly the size
+  // needed (the kernel reads them by byte offset) or, without the kernel, plain arrays.
+  // ``floats``: the total, counted first. Offset 0 is never handed out (bias 0 = none).
+  function arena(floats, simd) {
+    const mod = simd && kernel();
+    if (!mod) return { linear: null, take: (count) => new Float32Array(count) };
+    const pages = Math.ceil(((floats + 4 * 64) * 4 + 16) / 65536);
+    const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    const { linear } = new WebAssembly.Instance(mod, { env: { memory } }).exports;
+    let at = 16;
+    return {
+      linear,
+      take(count) {
+        const view = new Float32Array(memory.buffer, at, count);
+        at += Math.ceil((count * 4) / 16) * 16; // 16-byte aligned for v128 loads
+        return view;
+      },
+    };
+  }
 
   // IEEE half -> float (the checkpoints store F16; Python converts them to float32 too)
   function halfToFloat(h) {
@@ -60,6 +100,28 @@
       + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
       + t * (-0.82215223 + t * 0.17087277)))))))));
     return x >= 0 ? 1 - r : r - 1;
+  }
+
+  function addInto(x, y, count) {
+    for (let i = 0; i < count; i++) x[i] += y[i];
+  }
+
+  // erf on [-4, 4] every 1/1024, read with linear interpolation (error < 2e-7, as erf()
+  // itself; |erf| beyond 4 is 1 to 2e-8): a GELU without an exp for each of its values
+  const ERF_STEP = 1024, ERF_MAX = 4;
+  const ERF = Float64Array.from({ length: 2 * ERF_MAX * ERF_STEP + 2 },
+    (_, i) => erf(i / ERF_STEP - ERF_MAX));
+
+  // GELU as torch's exact one, in place on the first ``count`` values
+  function gelu(a, count) {
+    for (let i = 0; i < count; i++) {
+      const u = a[i], t = (u * Math.SQRT1_2 + ERF_MAX) * ERF_STEP;
+      let e;
+      if (t <= 0) e = -1;
+      else if (t >= 2 * ERF_MAX * ERF_STEP) e = 1;
+      else { const j = t | 0, f = t - j; e = ERF[j] + f * (ERF[j + 1] - ERF[j]); }
+      a[i] = 0.5 * u * (1 + e);
+    }
   }
 
   // y[i, o] = sum_k x[i, k] W[o, k] (+ b[o]): x [n, dIn], W [dOut, dIn]. Two rows of x
@@ -128,6 +190,33 @@
     return y;
   }
 
+  // One head, every query i: its pattern row softmax(q_i . k_j * scale - bias |i - j|) into
+  // ``patterns`` from offset ``po`` ([query, key], n x n), and, unless the head is switched
+  // off (z null: it attends, writes nothing), sum_j p_ij v_j into z's columns col .. col+dh.
+  function attendHead(q, k, v, d, n, col, dh, causal, scale, bias, row, patterns, po, z) {
+    for (let i = 0; i < n; i++) {
+      const qi = i * d + col, last = causal ? i : n - 1, pi = po + i * n;
+      let max = -Infinity;
+      for (let j = 0; j <= last; j++) {
+        const kj = j * d + col;
+        let s = 0;
+        for (let e = 0; e < dh; e++) s += q[qi + e] * k[kj + e];
+        s *= scale;
+        if (bias !== 0) s -= bias * Math.abs(i - j);
+        row[j] = s;
+        if (s > max) max = s;
+      }
+      let sum = 0;
+      for (let j = 0; j <= last; j++) { const e = Math.exp(row[j] - max); row[j] = e; sum += e; }
+      for (let j = 0; j <= last; j++) patterns[pi + j] = row[j] / sum;
+      if (z === null) continue;
+      for (let j = 0; j <= last; j++) {
+        const w = patterns[pi + j], vj = j * d + col;
+        for (let e = 0; e < dh; e++) z[qi + e] += w * v[vj + e];
+      }
+    }
+  }
+
   function alibiSlopes(h) {
     const pow2 = (n) => Array.from({ length: n }, (_, i) => (2 ** (-8 / n)) ** (i + 1));
     if (Number.isInteger(Math.log2(h))) return pow2(h);
@@ -137,15 +226,29 @@
   }
 
   class Transformer {
-    constructor(parsed) {
+    constructor(parsed, options = {}) {
       const c = (this.config = parsed.config), t = parsed.tensors;
       if (c.task !== "lm" || c.norm !== "pre" || c.mlp === false) {
         throw new Error("the browser computes the zoo's pre-norm language models only");
       }
+      const { d_model: d, d_ff: ff, n_ctx: N } = c;
+      const scratch = { x: N * d, h: N * d, q: N * d, k: N * d, v: N * d, z: N * d,
+        out: N * d, mid: N * ff, fin: d, logits: c.vocab_size };
+      let floats = Object.values(scratch).reduce((a, b) => a + b, 0);
+      for (const name of Object.keys(t)) floats += t[name].data.length;
+      const mem = arena(floats, options.simd !== false);
+      this.kernel = mem.linear; // null: the plain loops compute
+      this.simd = !!mem.linear;
+      const placed = new Map();
       const get = (name) => {
         if (!t[name]) throw new Error(`the checkpoint has no ${name}`);
-        return t[name].data;
+        if (!placed.has(name)) placed.set(name, mem.take(t[name].data.length));
+        const view = placed.get(name);
+        view.set(t[name].data);
+        return view;
       };
+      this.s = Object.fromEntries(Object.entries(scratch).map(([k, n]) => [k, mem.take(n)]));
+      this.row = new Float64Array(N);
       this.dHead = c.d_model / c.n_heads;
       this.W_E = get("W_E.weight");
       this.blocks = Array.from({ length: c.n_layers }, (_, l) => {
@@ -161,10 +264,10 @@
       });
       this.lnfw = get("ln_final.weight");
       this.lnfb = get("ln_final.bias");
-      this.W_U = t["W_U.weight"] ? t["W_U.weight"].data : this.W_E; // tied in the zoo
+      this.W_U = t["W_U.weight"] ? get("W_U.weight") : this.W_E; // tied in the zoo
       const pe = c.pos_encoding;
       if (pe === "learned") this.W_pos = get("pos.W_pos.weight");
-      if (pe === "sinusoidal") this.sinScale = get("pos.scale")[0];
+      if (pe === "sinusoidal") this.sinScale = t["pos.scale"].data[0];
       if (pe === "alibi") this.slopes = alibiSlopes(c.n_heads);
       if (pe === "rotary") {
         const half = this.dHead / 2;
@@ -178,6 +281,12 @@
       const d = this.config.d_model;
       if (this.W_pos) return this.W_pos.subarray(0, n * d);
       if (this.sinScale === undefined) return null;
+      if (!this.sinTable) this.sinTable = this.sinusoids(this.config.n_ctx);
+      return this.sinTable.subarray(0, n * d);
+    }
+
+    sinusoids(n) {
+      const d = this.config.d_model;
       const out = new Float32Array(n * d);
       for (let p = 0; p < n; p++) {
         for (let i = 0; i < d; i += 2) {
@@ -211,13 +320,12 @@
       const scaleName = knobs.scale == null ? c.attn_scale : knobs.scale;
       const scale = { d_head: 1 / Math.sqrt(dh), d_model: 1 / Math.sqrt(d), none: 1 }[scaleName] / T;
       const off = new Set((knobs.headsOff || []).map(([l, h]) => l * H + h));
-      const x = new Float32Array(n * d);
+      if (n > c.n_ctx) throw new Error(`at most ${c.n_ctx} tokens`);
+      const { x, h, q, k, v, z, out, mid } = this.s, row = this.row;
       for (let p = 0; p < n; p++) x.set(this.W_E.subarray(ids[p] * d, ids[p] * d + d), p * d);
       const table = this.positionTable(n);
       if (table) for (let i = 0; i < n * d; i++) x[i] += table[i];
-      const h = new Float32Array(n * d), q = new Float32Array(n * d), k = new Float32Array(n * d);
-      const v = new Float32Array(n * d), z = new Float32Array(n * d), out = new Float32Array(n * d);
-      const mid = new Float32Array(n * c.d_ff), row = new Float64Array(n);
+      const linear = (a, rows, dIn, W, dOut, b, y) => this.linear(a, rows, dIn, W, dOut, b, y);
       const patterns = new Float32Array(c.n_layers * H * n * n);
       this.blocks.forEach((B, l) => {
         layerNorm(x, n, d, B.ln1w, B.ln1b, h);
@@ -225,49 +333,37 @@
         linear(h, n, d, B.W_K, d, null, k);
         linear(h, n, d, B.W_V, d, null, v);
         if (this.invFreq) { this.rotate(q, n); this.rotate(k, n); }
-        z.fill(0);
+        z.fill(0, 0, n * d);
         for (let hd = 0; hd < H; hd++) {
-          const base = (l * H + hd) * n * n, col = hd * dh, slope = this.slopes && this.slopes[hd];
-          for (let i = 0; i < n; i++) {
-            let max = -Infinity;
-            const last = causal ? i : n - 1;
-            for (let j = 0; j <= last; j++) {
-              let s = 0;
-              for (let e = 0; e < dh; e++) s += q[i * d + col + e] * k[j * d + col + e];
-              s *= scale;
-              if (slope !== undefined) s += (-slope * Math.abs(i - j)) / T;
-              row[j] = s;
-              if (s > max) max = s;
-            }
-            let sum = 0;
-            for (let j = 0; j <= last; j++) { row[j] = Math.exp(row[j] - max); sum += row[j]; }
-            const po = base + i * n;
-            for (let j = 0; j <= last; j++) patterns[po + j] = row[j] / sum;
-            if (off.has(l * H + hd)) continue; // switched off: it attends, writes nothing
-            for (let j = 0; j <= last; j++) {
-              const w = patterns[po + j];
-              for (let e = 0; e < dh; e++) z[i * d + col + e] += w * v[j * d + col + e];
-            }
-          }
+          const slope = this.slopes ? this.slopes[hd] : 0;
+          attendHead(q, k, v, d, n, hd * dh, dh, causal, scale, slope / T, row, patterns,
+            (l * H + hd) * n * n, off.has(l * H + hd) ? null : z);
         }
         linear(z, n, d, B.W_O, d, null, out);
-        for (let i = 0; i < n * d; i++) x[i] += out[i];
+        addInto(x, out, n * d);
         layerNorm(x, n, d, B.ln2w, B.ln2b, h);
         linear(h, n, d, B.W_in, c.d_ff, B.b_in, mid);
-        for (let i = 0; i < n * c.d_ff; i++) {
-          const a = mid[i];
-          mid[i] = 0.5 * a * (1 + erf(a * Math.SQRT1_2));
-        }
+        gelu(mid, n * c.d_ff);
         linear(mid, n, c.d_ff, B.W_out, d, B.b_out, out);
-        for (let i = 0; i < n * d; i++) x[i] += out[i];
+        addInto(x, out, n * d);
       });
       let logits = null;
       if (at != null) {
-        const fin = layerNorm(x.subarray(at * d, at * d + d), 1, d, this.lnfw, this.lnfb,
-          new Float32Array(d));
-        logits = linear(fin, 1, d, this.W_U, c.vocab_size, null, new Float32Array(c.vocab_size));
+        layerNorm(x.subarray(at * d, at * d + d), 1, d, this.lnfw, this.lnfb, this.s.fin);
+        linear(this.s.fin, 1, d, this.W_U, c.vocab_size, null, this.s.logits);
+        logits = this.s.logits.slice(); // the scratch is the next call's
       }
       return { patterns, logits };
+    }
+
+    // y = x W^T (+ b) on the first ``n`` rows: the kernel when every array is in its memory
+    // and the sizes suit it, the plain loops otherwise
+    linear(x, n, dIn, W, dOut, b, y) {
+      if (this.kernel && dIn % 4 === 0 && dOut % 4 === 0) {
+        this.kernel(x.byteOffset, n, dIn, W.byteOffset, dOut, b ? b.byteOffset : 0, y.byteOffset);
+        return y;
+      }
+      return linear(x, n, dIn, W, dOut, b, y);
     }
   }
 

@@ -86,11 +86,36 @@ def settings_of(knobs: dict, n_heads: int) -> tuple[dict, AttentionSettings]:
 
 @pytest.mark.parametrize("name", ZOO)
 def test_every_zoo_model_matches_the_python_engine(page, resources, name):
+    """The WebAssembly kernel computes the matrix products here (``simd``)."""
+    assert page.evaluate("async (n) => (await AttentionExplorer.engine.load(n)).simd", name)
+    check_model(page, resources, name, SENTENCES)
+
+
+@pytest.mark.parametrize("name", ["causal-h4-rotary", "causal-h2-alibi", "bidir-h4-rotary"])
+def test_the_plain_loops_match_too(browser, repo_http, resources, name):  # noqa: F811
+    """Where a browser has no WebAssembly SIMD the plain JavaScript loops compute: the
+    same parity on a third of the sentences (the long one, unicode and [mask] among them)."""
+    context = browser.new_context()
+    try:
+        plain = context.new_page()
+        plain.goto(f"{repo_http}/blank.html")
+        for script in engine_scripts():
+            plain.add_script_tag(url=f"{repo_http}/static/engine/{script}")
+        plain.evaluate("(base) => AttentionExplorer.engine.configure({base, simd: false})",
+                       f"{repo_http}/checkpoints/")
+        assert plain.evaluate("async (n) => (await AttentionExplorer.engine.load(n)).simd",
+                              name) is False
+        check_model(plain, resources, name, SENTENCES[::3] + SENTENCES[44:52])
+    finally:
+        context.close()
+
+
+def check_model(page, resources, name, sentences):
     tok, zoo = resources
     model = zoo.get(name)
     assert model is not None, name
     items = []
-    for i, text in enumerate(SENTENCES):
+    for i, text in enumerate(sentences):
         items.append((text, {}))
         items.append((text, KNOBS[(i + ZOO.index(name)) % len(KNOBS)]))
     runs = [settings_of(knobs, model.config.n_heads) for _, knobs in items]
