@@ -16,7 +16,12 @@ Scenarios (``--scenario``, repeatable; default all):
      first grid, then the settled figures' queue event); latency = open -> first grid;
   e. a flooding script from its own address -- ``--flood-loops`` loops each on one session
      posting as fast as answered, plus one loop inventing a session per request -- beside
-     a class of ``--students`` typing as in (c).
+     a class of ``--students`` typing as in (c);
+  f. typing without pauses, 4 keys a second, one address;
+  g. (c)'s class with the browser engine (issue 38): each page first fetches the engine's
+     files once, then computes its grids itself; the server answers only the settled
+     figures' event after each pause (``--settle`` is implied). Run (c) with ``--settle``
+     beside it for what the same class costs when the server computes every grid.
 
 The server runs pinned to ``--server-cpus`` (``taskset``, default core 0) with
 ``AE_PROXY_HOPS=1`` so that it reads the client's address from ``X-Forwarded-For`` (the
@@ -49,8 +54,10 @@ from benchmarks.common import CORPUS, DEFAULT_CONTROLS, ROOT, load_avg, log, pct
 
 LABELS = {"a": "own addresses, 1 key/s", "b": "one address, 1 key/s",
           "c": "typing bursts, 4 keys/s, one address", "d": "page loads, one address",
-          "e": "class + flooding script", "f": "typing without pauses, 4 keys/s, one address"}
-OCTETS = {"a": 11, "b": 12, "c": 13, "d": 14, "e": 15, "f": 16}  # 10.<octet>.x.y: own addresses
+          "e": "class + flooding script", "f": "typing without pauses, 4 keys/s, one address",
+          "g": "bursts, browser computes"}
+# 10.<octet>.x.y: own addresses
+OCTETS = {"a": 11, "b": 12, "c": 13, "d": 14, "e": 15, "f": 16, "g": 17}
 
 
 def cpu_list(text: str) -> list[int]:
@@ -88,7 +95,25 @@ def app_context(server: AppServer) -> dict:
                  template.index(mark)]
     except (StopIteration, ValueError, IndexError, KeyError):
         log("no settled-figures event found: page loads send none")
-    return {"component": component, "default_text": default, "queue": queue}
+    return {"component": component, "default_text": default, "queue": queue,
+            "assets": engine_assets(server)}
+
+
+def engine_assets(server: AppServer) -> list[str]:
+    """What a page's browser engine fetches once: the URLs in the page's head (Gradio's
+    config ``head``: the scripts, the tokenizer, the default model, the texts;
+    ui/engine_route.py)."""
+    import re
+
+    import httpx
+
+    html = httpx.get(server.url + "/config", timeout=30).json().get("head") or ""
+    scripts = re.findall(r'<script src="(ae-engine/[^"]+)"', html)
+    config = re.search(r"const c = (\{.*?\}); let tries", html)
+    if not scripts or not config:
+        return []
+    c = json.loads(config.group(1))
+    return [*scripts, c["urls"]["tokenizer.json"], c["urls"][c["model"]], c["texts"]]
 
 
 def warm_up(server: AppServer, component: int) -> None:
@@ -110,12 +135,16 @@ def specs_for(name: str, args, ctx: dict, port: int, salt: int) -> list[tuple[di
             "grace": args.grace, "default_text": ctx["default_text"], "queue": ctx["queue"],
             "settle": args.settle, "octet": OCTETS[name], "address": None}
     pattern = {"a": "steady", "b": "steady", "c": "bursts", "d": "load", "e": "bursts",
-               "f": "nonstop"}[name]
+               "f": "nonstop", "g": "bursts"}[name]
     base["pattern"] = pattern
     if name == "b":
         base["address"] = f"10.1.{2 + salt}.3"
-    if name in "cef":  # a class types behind its school's one address (issue 29's figures)
+    if name in "cefg":  # a class types behind its school's one address (issue 29's figures)
         base["address"] = f"10.1.{2 + salt}.5"
+    if name == "g":
+        if not ctx["assets"] or ctx["queue"] is None:
+            raise SystemExit("(g): the page has no browser engine or no settled event")
+        base.update(browser=True, settle=True, assets=ctx["assets"])
     if name == "d":
         base["address"] = f"10.1.{2 + salt}.4"
         base["settle"] = ctx["queue"] is not None and not args.no_load_event
@@ -184,6 +213,7 @@ def summarize(name: str, results: list[dict], server_s: float, wall: float) -> d
         for k, v in r["counts"].items():
             counts[k] = counts.get(k, 0) + v
     lat = [x for r in students for x in r["lat_ms"]]
+    settle = [x for r in students for x in r.get("settle_ms", [])]
     flood_counts = {k: sum(r["counts"][k] for r in flood)
                     for k in ("sent", "answered", "refused", "other", "errors")} if flood else {}
     answered_all = counts.get("answered", 0) + flood_counts.get("answered", 0)
@@ -193,6 +223,7 @@ def summarize(name: str, results: list[dict], server_s: float, wall: float) -> d
         **{k: counts.get(k, 0) for k in ("sent", "answered", "refused", "other", "errors",
                                          "mismatch", "typed", "covered", "stale")},
         "p50_ms": pct(lat, 50), "p95_ms": pct(lat, 95), "max_ms": max(lat, default=float("nan")),
+        "settle_p50_ms": pct(settle, 50), "settle_p95_ms": pct(settle, 95),
         "server_cpu_s": server_s, "wall_s": wall, "server_util": server_s / wall,
         "server_ms_per_answer": server_s / answered_all * 1e3 if answered_all else float("nan"),
         "server_ms_per_key": (server_s / counts["covered"] * 1e3 if counts.get("covered")
@@ -221,7 +252,9 @@ def show(row: dict) -> None:
           f"a core (loop lag p99 {row['gen_lag_p99_ms']:.0f} ms)", flush=True)
     if row["events"]["sent"]:
         print("    settled-figures events: " + ", ".join(f"{k} {v}" for k, v in
-                                                         row["events"].items()), flush=True)
+                                                         row["events"].items())
+              + f"; joined -> completed p50 {row['settle_p50_ms']:.0f} ms, p95 "
+              f"{row['settle_p95_ms']:.0f} ms; {row['gets']} GETs", flush=True)
     if row["flood"]:
         print("    flooding script: " + ", ".join(f"{k} {v}" for k, v in row["flood"].items()),
               flush=True)

@@ -14,6 +14,11 @@ A student is a page doing what static/live.js + static/live_grid.js do per keyst
   and the page waits for the next keystroke.
 * With ``spec["settle"]``: once typing pauses (500 ms), the settled figures' Gradio event
   (queue join + event stream); keys typed while it runs wait for it, as on the page.
+* With ``spec["browser"]`` the page computes its grids itself (the browser engine, issue
+  38): it first fetches what the engine needs (``spec["assets"]``: the scripts, the
+  tokenizer, the default model, the texts; a browser keeps them, immutable), then sends
+  no request per keystroke, only the settled figures' event once typing pauses. Its
+  latency is then the settled event's (pause over -> figures back), not a grid's.
 
 Latency is the page's: from the moment a key is typed to the moment a grid for that text,
 or a later text of the same student, arrives. Keystrokes overtaken while a request was in
@@ -55,6 +60,7 @@ class Stats:
                       typed=0, covered=0, stale=0, events_sent=0, events_ok=0,
                       events_refused=0, events_failed=0, gets=0)
         self.lat: list[float] = []
+        self.settle_lat: list[float] = []  # ms, the settled event: joined -> completed
 
     def classify(self, status: int, body: bytes, text: str | None) -> str:
         """How the page takes an answer: "answered" (a grid), "refused" (HTTP 429, or
@@ -149,6 +155,9 @@ class Student:
         self.wake = asyncio.Event()  # set by every key typed
 
     async def ask(self, text: str) -> str:
+        if self.spec.get("browser"):  # computed in the page: no request
+            self.stats.count("answered")
+            return "answered"
         body = orjson.dumps({"data": {"text": text, "controls": self.spec["controls"]},
                              "component_id": self.spec["component"], "fn_name": "grid_data",
                              "session_hash": self.session})
@@ -165,7 +174,8 @@ class Student:
     def cover(self, k: int) -> None:
         now = time.monotonic()
         for j in range(self.covered_upto + 1, k + 1):
-            self.stats.lat.append((now - self.typed_at[j]) * 1e3)
+            if not self.spec.get("browser"):  # the page's own compute is not simulated
+                self.stats.lat.append((now - self.typed_at[j]) * 1e3)
         self.stats.c["covered"] += k - self.covered_upto
         self.covered_upto = k
 
@@ -237,6 +247,7 @@ class Student:
         body = orjson.dumps({"data": data, "fn_index": fn_index, "trigger_id": trigger,
                              "session_hash": self.session, "event_data": None})
         self.stats.c["events_sent"] += 1
+        began = time.monotonic()
         sse = Connection("127.0.0.1", self.spec["port"], timeout=self.spec["timeout"])
         try:
             status, _ = await self.conn.request("POST", "/gradio_api/queue/join", body,
@@ -258,12 +269,26 @@ class Student:
                     continue
                 if msg.get("msg") == "process_completed" and msg.get("success"):
                     self.stats.c["events_ok"] += 1
+                    self.stats.settle_lat.append((time.monotonic() - began) * 1e3)
                     return True
         self.stats.c["events_failed"] += 1
         return False
 
     async def run(self, t0: float) -> None:
+        if self.spec.get("browser"):
+            await self.fetch_assets(t0)
         await asyncio.gather(self.type_keys(t0), self.send())
+
+    async def fetch_assets(self, t0: float) -> None:
+        """The browser engine's files, once, in the first seconds (pages open at once)."""
+        await asyncio.sleep(max(0.0, t0 - time.monotonic()))
+        for path in self.spec["assets"]:
+            try:
+                status, _ = await self.conn.request("GET", "/" + path, b"", self.headers)
+                self.stats.c["gets"] += 1
+                self.stats.c["errors"] += status != 200
+            except HTTPError:
+                self.stats.c["errors"] += 1
 
     def finish(self) -> None:
         self.stats.c["stale"] += bool(self.texts) and self.covered_upto < len(self.texts) - 1
@@ -355,6 +380,7 @@ async def run(spec: dict) -> dict:
     stop.set()
     await ticker
     return {"pattern": spec["pattern"], "counts": stats.c, "lat_ms": stats.lat,
+            "settle_ms": stats.settle_lat,
             "students": len(students), "cpu_s": time.process_time() - cpu0, "wall_s": wall,
             "late_ms": late_ms, "lag_p99_ms": sorted(lags)[int(0.99 * (len(lags) - 1))]
             if lags else 0.0, "lag_max_ms": max(lags, default=0.0)}
