@@ -24,8 +24,9 @@ from explorer.views.grid_payload import canvas_colors, plain_status
 from explorer.views.guided import DEFAULTS, Step, default_path
 
 ROOT = Path(__file__).resolve().parents[2]
-# The views a static page can draw with the browser's engine: Explore's grid and large head.
-LIVE_TABS = ("explore",)
+# The views a static page can draw with the browser's engine: Explore's grid and large head,
+# and Ablate's question (the guesses with heads switched off, ticked under the knobs).
+LIVE_TABS = ("explore", "ablate")
 # The order of the 9 controls after the sentence (explorer.views.controls.parse_controls).
 CONTROL_ORDER = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
                  "head")

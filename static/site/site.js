@@ -164,6 +164,11 @@
   $("grid-select").addEventListener("click", () => {
     if (fromLarge) { fromLarge = false; return; }
     const [l, h] = window.__aeSelect || [state.layer, state.head];
+    if (state.clickSwitches) { // an Ablate step: a click switches the head off or on
+      const input = $("heads-off-boxes").querySelector(`input[data-head='${l},${h}']`);
+      if (input) input.click(); // its change event updates state.headsOff
+      return;
+    }
     state.layer = l; state.head = h;
     openLarge();
   });
@@ -184,6 +189,7 @@
     $("step-answer").hidden = true;
     $("reveal").hidden = false;
     $("step-recorded").hidden = s.live;
+    state.clickSwitches = false;
     $("explore").hidden = !s.live;
     state.hideGuesses = s.live && s.hideGuesses;
     document.body.classList.toggle("ae-hide-guesses", state.hideGuesses);
@@ -193,7 +199,13 @@
     if (!s.live) return;
     box.value = s.text;
     setControls(s.controls);
-    openLarge();
+    state.headsOff.clear(); // a step starts with every head on
+    $("heads-off-boxes").dataset.shape = "";
+    $("knobs").open = true;
+    $("heads-off").open = s.tab === "ablate"; // the step ticks a head off itself
+    state.clickSwitches = s.tab === "ablate";
+    if (s.tab === "explore") openLarge();
+    else { $("large").hidden = true; kick(); }
   }
   $("reveal").addEventListener("click", () => {
     $("step-answer").hidden = false; $("reveal").hidden = true;
@@ -211,6 +223,7 @@
     $("steps").hidden = !steps;
     $("explore").hidden = false;
     $("step").hidden = true;
+    state.clickSwitches = false;
     document.body.classList.remove("ae-hide-guesses");
     $("tab-steps").setAttribute("aria-pressed", String(steps));
     $("tab-explore").setAttribute("aria-pressed", String(!steps));

@@ -4,6 +4,8 @@ the phone and projector screens. No request may leave for another host."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.server import browser  # noqa: F401  (the module's Chromium)
@@ -94,6 +96,24 @@ def test_start_here(opened):
     assert page.locator("#step-answer").is_visible()
     assert "previous" in page.locator("#step-answer").inner_text().lower() \
         or "before" in page.locator("#step-answer").inner_text().lower()
+    # step 3 runs live too: the head its text names is ticked off, the guesses change
+    page.locator("#step-list button", has_text="Switch it off").click()
+    assert not page.locator("#step-recorded").is_visible()
+    assert page.evaluate("document.getElementById('heads-off').open")
+    named = re.search(r"L(\d+) H(\d+)", page.locator("#step-look").inner_text())
+    assert named, "step 3 names the copying head"
+    guesses = page.locator("#grid .ae-grid-guesses")
+    page.wait_for_function(f"{GRID} && {GRID}.ok && document.querySelector("
+                           "'#heads-off-boxes input[data-head]')", timeout=10000)
+    before = guesses.inner_text()
+    page.locator(f"#heads-off-boxes input[data-head='{named[1]},{named[2]}']").check()
+    page.wait_for_function("(b) => document.querySelector('#grid .ae-grid-guesses')"
+                           ".innerText !== b", arg=before, timeout=5000)
+    # a click on a square switches that head off (as on the app's Ablate grid)
+    page.evaluate("window.__aeSelect = [0, 1]; document.getElementById('grid-select').click()")
+    assert page.locator("#heads-off-boxes input[data-head='0,1']").is_checked()
+    assert not page.locator("#large").is_visible()
+    assert "experiment" in page.locator("#grid .ae-grid-caption").inner_text()
     recorded = page.locator("#step-list button", has_text="(recorded)").first
     recorded.click()
     assert page.locator("#step-recorded").is_visible()

@@ -62,7 +62,8 @@ def test_config_comes_from_the_views(site, resources):
     assert [s["title"] for s in config["steps"]] == [s.title for s in steps]
     assert [s["question"] for s in config["steps"]] == [to_html(s.question) for s in steps]
     live = [s["live"] for s in config["steps"]]
-    assert live == [s.tab == "explore" for s in steps] and any(live) and not all(live)
+    assert live == [s.tab in ("explore", "ablate") for s in steps] and any(live) \
+        and not all(live)
     assert 'data-view="explore"' in config["gridHtml"]
 
 
