@@ -1,10 +1,10 @@
 """Server CPU per keystroke grid request, one request at a time (issue 39 part 4).
 
-    python -m benchmarks.grid_cpu [--dir CHECKOUT] [--requests 400] [--tokens 32]
+    python -m benchmarks.grid_cpu [--dir CHECKOUT] [--requests 400] [--tokens 32] [--sessions 16]
 
 Starts ``app.py`` (of ``--dir``: another checkout to compare) pinned to the first core of
 this process's affinity (``taskset``), this client on the others; sends ``--requests``
-grid POSTs one after another, as one page does (the canvas's ``grid_data``, a sentence of
+grid POSTs one after another, as pages do (the canvas's ``grid_data``, a sentence of
 ``--tokens`` tokens, alternating two texts so no answer is a repeat), and reports the
 server's CPU time (utime + stime from /proc) per request, the median round trip, and the
 load average. Only the keystroke path: no page load, no queue events.
@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dir", type=Path, default=ROOT)
     ap.add_argument("--requests", type=int, default=400)
     ap.add_argument("--tokens", type=int, default=32)
+    ap.add_argument("--sessions", type=int, default=16,
+                    help="pages taking turns (each under the guard's per-page rate)")
     args = ap.parse_args(argv)
     import httpx
 
@@ -60,14 +62,18 @@ def main(argv: list[str] | None = None) -> None:
     try:
         component = server.canvas_grid()
         texts = sentence(args.tokens)
-        session = uuid.uuid4().hex[:11]
+        # pages in turn: one page may send 30 requests a second (ui/client_guard.py), and
+        # one after another these go faster than that
+        sessions = [uuid.uuid4().hex[:11] for _ in range(args.sessions)]
         with httpx.Client(base_url=server.url, timeout=30) as c:
             for i in range(20):  # warm-up
-                c.post(GRID_PATH, json=grid_request(component, session, texts[i % 2]))
+                c.post(GRID_PATH, json=grid_request(component, sessions[i % len(sessions)],
+                                                    texts[i % 2]))
             rtt, cpu0 = [], server.cpu_seconds()
             for i in range(args.requests):
                 t0 = time.perf_counter()
-                r = c.post(GRID_PATH, json=grid_request(component, session, texts[i % 2]))
+                r = c.post(GRID_PATH, json=grid_request(component, sessions[i % len(sessions)],
+                                                        texts[i % 2]))
                 rtt.append(time.perf_counter() - t0)
                 if r.status_code != 200 or not r.json().get("ok"):
                     raise SystemExit(f"request {i}: HTTP {r.status_code} {r.text[:120]}")

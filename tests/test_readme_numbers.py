@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CHECKPOINTS = ROOT / "checkpoints"
 STUDY = CHECKPOINTS / "study"
 # Line breaks and Markdown table cells do not matter to a sentence: compare on single spaces.
-README = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+# The README and the page it sends readers to for the training story (docs/training.md).
+README = " ".join(" ".join((ROOT / f).read_text(encoding="utf-8") for f in
+                           ("README.md", "docs/training.md")).split())
 DEFAULT = "causal-h4-rotary"
 
 
@@ -119,7 +121,7 @@ def test_through_training_shows_the_jump_between_two_snapshots():
     has(f"shows the jump between its snapshots at {before / 1e6:.1f}M and {after / 1e6:.1f}M")
     has(f"between the snapshots at {before / 1e6:.1f}M and {after / 1e6:.1f}M training tokens")
     has(f"between {bar_crossed(ind)[0] / 1e6:.1f}M and {after / 1e6:.1f}M in the finer "
-        "tracking below")
+        "tracking of")
 
 
 # --------------------------------------------------------------------------- the study
