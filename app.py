@@ -8,7 +8,6 @@ with their own request (component values and ``gr.State``).
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import logging
 import os
@@ -23,8 +22,6 @@ import gradio as gr
 import torch
 
 from explorer.models.device import (
-    CHOICES,
-    ENV_VAR,
     DeviceError,
     describe,
     resolve_device,
@@ -53,6 +50,7 @@ from ui import (
 )
 from ui.classroom import ClassroomBlocks
 from ui.client_guard import queued_counter
+from ui.command import parse_args
 from ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
 from ui.engine_route import head as engine_head
 
@@ -177,30 +175,6 @@ def cap_malloc_arenas(n: int = 2) -> None:
         pass
 
 
-def parse_args(argv: Sequence[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
-    parser = argparse.ArgumentParser(prog="attention-explorer",
-                                     description="Attention Explorer: serve the page.")
-    parser.add_argument("--device", default=None,
-                        help=f"where the models run: {', '.join(CHOICES)} (default: "
-                             f"${ENV_VAR} if set, else auto: cuda when this machine has a "
-                             "GPU torch can use, else cpu)")
-    # 127.0.0.1 by default: only this computer. A classroom's students reach the page at
-    # http://THIS-COMPUTER'S-ADDRESS:7860 once it listens on the network (0.0.0.0).
-    parser.add_argument("--host", default=None,
-                        help="the address to listen on (default: $GRADIO_SERVER_NAME if set, "
-                             "else 127.0.0.1, this computer only; 0.0.0.0 lets the students "
-                             "on the classroom's network open it)")
-    parser.add_argument("--port", type=int, default=None,
-                        help="the port to serve on (default: $GRADIO_SERVER_PORT if set, "
-                             "else 7860)")
-    # Off by default: a share link goes through Gradio's servers (and fetches their tunnel
-    # program the first time), and the app otherwise needs no network at all.
-    parser.add_argument("--share", action="store_true",
-                        help="also make a public gradio.live link (needs the network)")
-    # None: called from code (tests, benchmarks) with no command line of its own to read
-    return parser, parser.parse_args([] if argv is None else list(argv))
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """``python app.py [--device D] [--host H] [--port P] [--share]``; ``argv`` is the command line
     after the program name."""
@@ -255,11 +229,5 @@ def started_message(demo: gr.Blocks, host: str, port: int, share: bool) -> str:
     return "\n".join(lines)
 
 
-def main_cli() -> None:
-    """The ``attention-explorer`` command (pyproject.toml): ``main`` on this process's
-    command line."""
-    main(sys.argv[1:])
-
-
 if __name__ == "__main__":
-    main_cli()
+    main(sys.argv[1:])

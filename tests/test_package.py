@@ -46,7 +46,7 @@ def test_the_package_depends_on_what_requirements_txt_says():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["dependencies"] == requirement_lines(ROOT / "requirements.txt")
     assert "torch==2.13.0" in project["dependencies"]
-    assert project["scripts"]["attention-explorer"] == "app:main_cli"
+    assert project["scripts"]["attention-explorer"] == "ui.command:main_cli"
 
 
 def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
@@ -75,7 +75,7 @@ def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
         assert "__pycache__" not in name and "/study/" not in name, name
     entry = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
-    assert "attention-explorer = app:main_cli" in entry
+    assert "attention-explorer = ui.command:main_cli" in entry
 
 
 def see_our_packages(python: Path) -> None:
