@@ -87,6 +87,9 @@ class Panel:
     # bar; and wiring that needs every view built (the bars'), run by finish_live in order
     step_bars: dict = field(default_factory=dict)
     after_tabs: list = field(default_factory=list)
+    # a view's own inputs that a share link carries, {query parameter: component}
+    # (Patch's corrupted copy: explorer/views/share.py PARAMS)
+    link_fields: dict = field(default_factory=dict)
 
     @property
     def inputs(self) -> list:

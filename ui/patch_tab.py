@@ -82,6 +82,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     corrupt = gr.Textbox(label="Corrupted copy (the same number of tokens)", lines=2,
                          max_length=BOX_CHARS, elem_id="patch-corrupt")
     bar.own["corrupt"] = corrupt  # a step sets the copy too (step 8: the example's)
+    panel.link_fields["corrupt"] = corrupt  # and a share link (Take it home)
     with gr.Row():
         make = gr.Button("Make a corrupted copy", size="sm", elem_id="patch-make")
         examples = [gr.Button(label, size="sm", elem_id=f"patch-example-{i}")

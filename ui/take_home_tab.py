@@ -122,11 +122,12 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
         # The Head slider's range for the model shown, with the link's head if it has one.
         values["head"] = head_slider(values.get("heads", DEFAULT_HEADS),
                                      values.get("head", first_head), set_value="head" in values)
-        return [values.get(name, gr.skip()) for name in FIELDS]
+        return [values.get(name, gr.skip()) for name in (*FIELDS, *extra)]
 
     # The values it sets change the controls: the live loop (static/live.js) follows.
-    demo.load(apply_share_link, None, _panel_fields(panel), api_name=False,
-              show_progress="hidden")
+    extra = list(panel.link_fields)  # a view's own fields (Patch's corrupted copy)
+    demo.load(apply_share_link, None, [*_panel_fields(panel), *panel.link_fields.values()],
+              api_name=False, show_progress="hidden")
     views = {b.id: b.label for b in get_blocks_context().blocks.values()
              if isinstance(b, gr.Tab) and isinstance(b.id, str) and b.label}
     js = TRACK_VIEWS.replace("__VIEWS__", json.dumps(views)).replace("__SELF__",
@@ -213,7 +214,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         """(zoo, tokenizer) of this request; BadControl says why there is none."""
         return sources(models, request, zoo, tok, parse_controls(*controls), text)
 
+    # Patch's corrupted copy, for a link that opens Patch (built before this tab)
+    copies = [panel.link_fields["corrupt"]] if "corrupt" in panel.link_fields else []
+
     def update(request: gr.Request, text, *values):
+        values, corrupt = (values[:-1], values[-1]) if copies else (values, None)
         *controls, page, view_id, prepared_from, html_from = values
         keep = prepared_from is not None and prepared_from == made_from(text, controls)
         files = [gr.skip() for _ in (*downloads, lab_file)] if keep else hidden_downloads()
@@ -221,7 +226,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             else gr.DownloadButton(value=None, visible=False)
         try:
             z, t = serving(request, text, controls)
-            return [*take_home_view(z, t, text, controls, page, view_id),
+            return [*take_home_view(z, t, text, controls, page, view_id, corrupt),
                     notebook_cell(z, text, controls), html, *files]
         except BadControl as exc:
             return [f"⚠️ {exc}", None, None, "", None, "", html, *hidden_downloads()]
@@ -231,7 +236,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                     *hidden_downloads()]
 
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared,
-                                                  html_made], outputs=outputs))
+                                                  html_made, *copies], outputs=outputs))
 
     def on_html(request: gr.Request, text, *controls):
         try:

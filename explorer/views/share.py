@@ -20,7 +20,8 @@ Parameters (``PARAMS``): ``text``; ``model`` = ``causal`` | ``bidir``; ``heads``
 ``trained`` | ``on`` | ``off``; ``scale`` = ``d_head`` | ``d_model`` | ``none``;
 ``temp``; ``layer``; ``head``; ``tab`` = the id of the view to open (``explore``,
 ``layers``...: only its form is checked here; the page opens it only if it has a view of
-that id). Not ``view``: Gradio's own pages use ``?view=api``.
+that id); ``corrupt`` = Patch's corrupted copy, in a link that opens Patch (cut like the
+text). Not ``view``: Gradio's own pages use ``?view=api``.
 
 :func:`qr_modules` draws a link as a QR code (``segno``, pure Python) for a projector: a
 class points its phones at it instead of typing the address.
@@ -46,7 +47,9 @@ from explorer.views.controls import (
     Controls,
 )
 
-PARAMS = ("text", "model", "heads", "pos", "mask", "scale", "temp", "layer", "head", "tab")
+PARAMS = ("text", "model", "heads", "pos", "mask", "scale", "temp", "layer", "head", "tab",
+          "corrupt")
+CORRUPT_TABS = ("patch",)  # the views that read a corrupted copy: a link to them carries it
 # URL word <-> the UI's label for the same choice
 MODEL_WORDS = {word: label for label, word in OBJECTIVES.items()}  # causal -> "next word..."
 MASK_WORDS = {"trained": "as trained", "on": "on", "off": "off"}
@@ -89,7 +92,8 @@ def parse_query(params: Mapping[str, str], layer_max: int = LAYER_MAX,
                 head_max: int = HEAD_MAX) -> dict[str, object]:
     """Valid parameters -> ``{panel field: UI value}`` with the panel's field names
     (``text``, ``objective``, ``heads``, ``pos``, ``mask``, ``scaling``,
-    ``temperature``, ``layer``, ``head``); anything invalid is left out."""
+    ``temperature``, ``layer``, ``head``, and ``tab``, ``corrupt``); anything invalid is
+    left out."""
     def get(name: str) -> str | None:
         value = params.get(name)
         return value if isinstance(value, str) else None
@@ -116,12 +120,16 @@ def parse_query(params: Mapping[str, str], layer_max: int = LAYER_MAX,
         out["head"] = n
     if (word := get("tab")) is not None and TAB_ID.fullmatch(word):
         out["tab"] = word
+    if (copy := get("corrupt")) is not None:
+        out["corrupt"] = copy[:MAX_CHARS]
     return out
 
 
-def share_query(text: str, controls: Controls, tab: str | None = None) -> str:
+def share_query(text: str, controls: Controls, tab: str | None = None,
+                corrupt: str | None = None) -> str:
     """The query string (no leading ``?``) for a sentence and validated controls; ``tab``
-    (a view id) is added when it has the form of one."""
+    (a view id) is added when it has the form of one, and ``corrupt`` (Patch's corrupted
+    copy) when the link opens a view that reads it."""
     mask_word = {label: word for word, label in MASK_WORDS.items()}[controls.mask]
     values = {
         "text": (text or "")[:MAX_CHARS],
@@ -136,16 +144,19 @@ def share_query(text: str, controls: Controls, tab: str | None = None) -> str:
     }
     if tab and TAB_ID.fullmatch(tab):
         values["tab"] = tab
+        if corrupt and tab in CORRUPT_TABS:
+            values["corrupt"] = corrupt[:MAX_CHARS]
     return urlencode(values)
 
 
-def share_link(base: str, text: str, controls: Controls, tab: str | None = None) -> str:
+def share_link(base: str, text: str, controls: Controls, tab: str | None = None,
+               corrupt: str | None = None) -> str:
     """``base`` (the page's own address, as the browser reports it) + the query.
 
     ``base`` must be an http(s) address; its own query and fragment are dropped.
     Anything else gives just ``?query`` (still usable after the app's address).
     """
-    query = share_query(text, controls, tab)
+    query = share_query(text, controls, tab, corrupt)
     base = (base or "").strip()
     if len(base) <= MAX_BASE_CHARS:
         parts = urlsplit(base)

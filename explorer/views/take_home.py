@@ -40,9 +40,10 @@ NO_LAB_LINK = ("No link for your Lab model: it lives only in this page's session
 
 
 def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: str,
-                   tab: str | None = None):
+                   tab: str | None = None, corrupt: str | None = None):
     """(status, head figure, grid figure, share link, QR code picture) for one request;
-    ``tab``: the view the link opens."""
+    ``tab``: the view the link opens; ``corrupt``: Patch's corrupted copy (in the link if
+    it opens Patch)."""
     try:
         c = parse_controls(*controls)
     except BadControl as exc:
@@ -50,7 +51,7 @@ def take_home_view(zoo: Zoo, tok: Tokenizer, text: str, controls: list, base: st
     if c.lab:  # a session's own model: no link can open it (explorer/views/lab_models.py)
         link, qr, no_qr = "", None, [NO_LAB_LINK]
     else:
-        link = share_link(base, text or "", c, tab)
+        link = share_link(base, text or "", c, tab, corrupt)
         qr = qr_image(link)
         no_qr = [NO_QR] if qr is None and link.startswith("http") else []
     picked = pick(zoo, c)

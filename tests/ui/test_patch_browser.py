@@ -1,7 +1,8 @@
 """The Patch tab in a real Chromium, on a purpose-built page (the sentence box, the knobs and
 the Patch tab only, tests/server.py ``tabs_page``): an example fills both boxes, the head
 heatmap draws with the induction head on top, a click on a cell patches that cell (the
-guesses change), and a corrupted copy of another length gets its sentence.
+guesses change), a corrupted copy of another length gets its sentence, and a share link
+carries the corrupted copy both ways (Take it home makes it, opening it fills the box).
 Screenshots go to ``artifacts/`` at laptop (1366 px) and phone (390 px) width."""
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ PATCHED_GUESS = """() => {
 
 @pytest.fixture(scope="module")
 def patch_url(resources):
-    from ui import patch_tab
+    from ui import patch_tab, take_home_tab
 
-    with serve(tabs_page("patch", *resources, [("Patch", "patch", patch_tab)])) as url:
+    with serve(tabs_page("patch", *resources, [("Patch", "patch", patch_tab),
+                                               ("Take it home", "export", take_home_tab)],
+                         share_link=True)) as url:
         yield url
 
 
@@ -121,5 +124,32 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_patch_tab(chromium, 
                  for v in Axe().run(page).response["violations"]
                  if v["impact"] in ("serious", "critical")]
         assert not found, found
+    finally:
+        context.close()
+
+
+def test_a_share_link_carries_the_corrupted_copy(chromium, patch_url):
+    """Issue 42 item 13: the link (and its QR code) made on Take it home after Patch holds
+    the corrupted copy, and opening such a link puts it back in Patch's box."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    clean = "Tom has a red hat and Sam has a blue cap. Tom has a red"
+    copy = "Tom has a red hat and Sam has a blue cap. Sam has a red"
+    context = chromium.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(patch_url + "?" + urlencode({"text": clean, "corrupt": copy}))
+        box = page.locator("#patch-corrupt textarea")
+        page.wait_for_function("(c) => document.querySelector('#patch-corrupt textarea')"
+                               "?.value === c", arg=copy, timeout=WAIT)
+        box.fill(copy + " now")  # the student's own copy: the link takes the box as it is
+        click_tab(page, "Patch")  # the view the link will open
+        click_tab(page, "Take it home")
+        page.wait_for_function("() => (document.querySelector('#export-link textarea') || {})"
+                               ".value?.includes('corrupt=')", timeout=WAIT)
+        link = page.locator("#export-link textarea").input_value()
+        query = dict(parse_qsl(urlsplit(link).query))
+        assert query["tab"] == "patch" and query["corrupt"] == copy + " now"
+        assert query["text"] == clean
     finally:
         context.close()

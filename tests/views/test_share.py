@@ -81,7 +81,7 @@ def test_non_string_values_are_ignored():
 
 
 def test_query_names_are_the_documented_ones():
-    names = [k for k, _ in parse_qsl(share_query("x", Controls(), tab="layers"))]
+    names = [k for k, _ in parse_qsl(share_query("x", Controls(), tab="patch", corrupt="y"))]
     assert tuple(names) == PARAMS
 
 
@@ -114,3 +114,23 @@ def test_api_link_reopens_the_same_sentence_and_knobs(extras_url):  # noqa: F811
     assert got == {"text": text, "objective": controls[0], "heads": 4, "pos": "rotary",
                    "mask": "off", "scaling": "1/√d_model", "temperature": 2.5, "layer": 1,
                    "head": 2}
+
+
+# --------------------------------------------------------------------------- Patch's copy
+
+
+def test_a_link_to_patch_carries_the_corrupted_copy_and_only_there():
+    clean, copy = "Tim saw a red hat", "Tim saw a blue hat"
+    to_patch = parse_query(dict(parse_qsl(share_query(clean, Controls(), "patch", copy))))
+    assert to_patch["tab"] == "patch" and to_patch["corrupt"] == copy
+    assert to_patch["text"] == clean
+    to_explore = parse_query(dict(parse_qsl(share_query(clean, Controls(), "explore", copy))))
+    assert "corrupt" not in to_explore  # no view there reads it
+    assert "corrupt" not in parse_query(dict(parse_qsl(share_query(clean, Controls()))))
+
+
+def test_a_corrupted_copy_in_a_link_is_cut_like_the_text():
+    got = parse_query({"corrupt": "x" * (MAX_CHARS + 50), "tab": "patch"})
+    assert got["corrupt"] == "x" * MAX_CHARS
+    assert len(parse_qsl(share_query("a", Controls(), "patch", "y" * (MAX_CHARS + 9)))[-1][1]) \
+        == MAX_CHARS
