@@ -5,7 +5,8 @@ One ASGI middleware answers ``GET <prefix>/<version>/<file>`` for a fixed list o
 passes every other request on; nothing a request names is ever joined to a path. A file's URL
 carries its sha256 (checkpoints/manifest.json for the weights, computed for the rest), so it
 is served ``Cache-Control: immutable`` for a year: a student's browser fetches a model once.
-The texts (explorer/views/engine_texts.py) are built on first request, revalidated by ETag.
+The texts (explorer/views/engine_texts.py) are built on first request, kept, and revalidated
+by ETag; a file is read from disk per request in a worker thread (the OS keeps it cached).
 
 :func:`head` is the page's part: the scripts in the engine's load order and the URLs.
 """
@@ -16,6 +17,8 @@ import functools
 import hashlib
 import json
 from pathlib import Path
+
+import anyio
 
 from explorer.views.controls import Controls
 from explorer.views.engine_texts import engine_texts
@@ -81,6 +84,7 @@ def head() -> str:
 
 
 @functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _texts() -> tuple[bytes, bytes]:
     body = json.dumps(engine_texts(), ensure_ascii=False).encode()
     return body, b'"' + hashlib.sha256(body).hexdigest()[:16].encode() + b'"'
@@ -109,7 +113,9 @@ class EngineFiles:
         if file is None:
             return await self._send(send, 404, b"Not found", [
                 (b"content-type", b"text/plain")], scope)
-        return await self._send(send, 200, file.read_bytes(), [
+        # read in a worker thread: a model is a few MB, and the event loop serves the class
+        body = await anyio.to_thread.run_sync(file.read_bytes)
+        return await self._send(send, 200, body, [
             (b"content-type", TYPES[file.suffix]), (b"cache-control", IMMUTABLE)], scope)
 
     @staticmethod
