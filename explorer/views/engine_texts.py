@@ -19,12 +19,17 @@ Shape of :func:`engine_texts` (all plain text, no user text)::
                  "what_default": "characters", "what_join": ", ", "mask_hint": str},
      "empty_state": str, "grid_label_chars": int, "colors": {"light": {...}, "dark": {...}},
      "kinds": [names], "kind_ranges": [start, end, kind index, ...]  # code points, inclusive
+     "label_ranges": [start, end, class, ...]  # the same, every code point with a class
      "controls": {"objectives": {...}, "masks": {...}, "scales": {...},
                   "temperature_range": [low, high], "heads": [...], "positional": [...],
                   "lab": str, "models": {objective: {heads: {pos: checkpoint}}}}}
 
 ``kind_ranges`` is what ``_unfamiliar_kinds`` says of every non-ASCII code point, run-length
-coded: the browser has no Unicode names table, so it reads this one.
+coded: the browser has no Unicode names table, so it reads this one. ``label_ranges`` is the
+class of every code point that explorer/figures/labels.py asks ``unicodedata.category``
+about (1 So, 2 Cc/Cs/Zl/Zp, 3 Zs/Cf, 4 other L/N/P/S, 5 M; none: 0), the same way: the
+browser's own Unicode tables are of another version than Python's (U+0897 is a mark in
+Unicode 16, unassigned in Python 3.11's), and a label must read as the server's.
 """
 
 from __future__ import annotations
@@ -154,6 +159,29 @@ def _kind_ranges() -> tuple[list[str], list[int]]:
     return kinds, flat
 
 
+LABEL_CLASSES = {"So": 1, "Cc": 2, "Cs": 2, "Zl": 2, "Zp": 2, "Zs": 3, "Cf": 3}
+
+
+def _label_class(ch: str) -> int:
+    cat = unicodedata.category(ch)
+    return LABEL_CLASSES.get(cat) or (4 if cat[0] in "LNPS" else 5 if cat[0] == "M" else 0)
+
+
+@functools.lru_cache(maxsize=1)
+def _label_ranges() -> list[int]:
+    """Every code point's label class (see the module docstring), as inclusive runs."""
+    flat: list[int] = []
+    for cp in range(0x110000):
+        c = _label_class(chr(cp))
+        if not c:
+            continue
+        if flat and flat[-1] == c and flat[-2] == cp - 1:
+            flat[-2] = cp
+        else:
+            flat += [cp, cp, c]
+    return flat
+
+
 def _controls() -> dict:
     models = {obj: {str(h): {pos: Controls(obj, h, pos).checkpoint() for pos in POSITIONAL}
                     for h in HEADS} for obj in OBJECTIVES}
@@ -178,5 +206,6 @@ def engine_texts() -> dict:
         "colors": {theme: gp.canvas_colors(theme) for theme in ("light", "dark")},
         "kinds": kinds,
         "kind_ranges": ranges,
+        "label_ranges": _label_ranges(),
         "controls": _controls(),
     }

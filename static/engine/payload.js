@@ -41,9 +41,27 @@
     0x202F: "NNBSP", 0x2028: "LS", 0x2029: "PS", 0x2060: "WJ", 0x2066: "LRI",
     0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI", 0xFE0E: "VS15", 0xFE0F: "VS16", 0xFEFF: "BOM" };
   const BLANK_LOOKING = new Set([0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0, 0x034F]);
-  const cat = (ch, re) => re.test(ch);
-  const SO = /^\p{So}$/u, HIDDEN = /^[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]$/u, FMT = /^[\p{Zs}\p{Cf}]$/u;
-  const VISIBLE = /^[\p{L}\p{N}\p{P}\p{S}]$/u, MARK = /^\p{M}$/u;
+  // Python's unicodedata classes (engine_texts.py label_ranges), not the browser's: the
+  // browser's Unicode is of another version. Until the texts arrive, the browser's own.
+  const SO = 1, HIDDEN = 2, FMT = 3, VISIBLE = 4, MARK = 5;
+  const OWN = [null, /^\p{So}$/u, /^[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]$/u, /^[\p{Zs}\p{Cf}]$/u,
+    /^[\p{L}\p{N}\p{P}\p{S}]$/u, /^\p{M}$/u];
+  function labelClass(cp) { // binary search of the inclusive runs [start, end, class]
+    const r = texts && texts.label_ranges;
+    if (!r) return 0;
+    let lo = 0, hi = r.length / 3 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1, s = r[mid * 3], e = r[mid * 3 + 1];
+      if (cp < s) hi = mid - 1; else if (cp > e) lo = mid + 1; else return r[mid * 3 + 2];
+    }
+    return 0;
+  }
+  const cat = (ch, want) => {
+    const cp = ch.codePointAt(0);
+    if (!(texts && texts.label_ranges)) return OWN[want].test(ch);
+    const c = labelClass(cp);
+    return want === VISIBLE ? c === VISIBLE || c === SO : c === want;
+  };
   const hex = (cp) => cp.toString(16).toUpperCase().padStart(4, "0");
   const marker = (cp) => "\u27e8" + (NAMES[cp] || "U+" + hex(cp)) + "\u27e9";
   const isVS = (cp) => (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF)

@@ -68,6 +68,25 @@ def test_labels_are_python_plain_label(page):
     assert got == [plain_label(t, 8) for t in tokens]
 
 
+def test_labels_match_on_every_vocabulary_token_and_code_point(page, resources):
+    """payload.js's port of display_token / plain_label (explorer/figures/labels.py) against
+    the Python on the whole vocabulary (at the grid's and the guesses' widths), on every
+    code point of the Basic Multilingual Plane alone and after a letter, and on astral
+    ones (emoji, their modifiers and joiners, tags, private use)."""
+    tok, _ = resources
+    vocab = [tok.decode([i]) for i in range(tok.vocab_size)]
+    bmp = [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF]
+    astral = [chr(c) for c in (*range(0x1F300, 0x1FAFF), *range(0xE0000, 0xE0080),
+                               0x10FFFD, 0xF0000, 0x1D400)]
+    for tokens, width in ((vocab, 8), (vocab, 24), (bmp, 8), (["a" + c for c in bmp], 8),
+                          (astral, 8), (["x" + c + "\u200d" for c in astral], 24)):
+        got = page.evaluate("([ts, w]) => ts.map((t) => AttentionExplorer.payload"
+                            ".plainLabel(t, w))", [tokens, width])
+        want = [plain_label(t, width) for t in tokens]
+        wrong = [(t, g, w) for t, g, w in zip(tokens, got, want, strict=True) if g != w]
+        assert not wrong, (len(wrong), wrong[:5])
+
+
 @pytest.mark.parametrize("text,controls", CASES)
 def test_the_browser_payload_is_the_servers(page, resources, text, controls):
     tok, zoo = resources
