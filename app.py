@@ -32,6 +32,7 @@ from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.views.explore import first_head as explore_first_head
 from ui import (
     ablate_tab,
+    class_mode,
     classify_tab,
     compare_tab,
     explore_tab,
@@ -107,11 +108,13 @@ SESSION_CAP = 1000
 # head: the live loop (static/live.js), which carries every change to the open view, and
 # page.head(): the page's own script (static/page.js: projector mode, skip links, the knobs
 # drawer, figure names) and the section names of the tab bar, as CSS; first the browser
-# engine (ui/engine_route.py), which live_grid.js asks before the server.
+# engine (ui/engine_route.py), which live_grid.js asks before the server; last class mode
+# (ui/class_mode.py: inert unless the address asks for it).
 LAUNCH = dict(css_paths=[ROOT / "static" / "style.css"], max_file_size="1kb", show_error=False,
               state_session_capacity=SESSION_CAP,
               head=engine_head() + "\n" + LIVE_HEAD + "\n"
-              + page.head([(name, [tab_id for _, tab_id, _ in tabs]) for name, tabs in SECTIONS]))
+              + page.head([(name, [tab_id for _, tab_id, _ in tabs]) for name, tabs in SECTIONS])
+              + "\n" + class_mode.head({tab_id: title for title, tab_id, _ in TABS}))
 
 
 def load_resources():

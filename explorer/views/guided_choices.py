@@ -39,3 +39,8 @@ def choices_for(title: str) -> tuple[str, ...]:
     """The step's choices, then "Not sure"; a step without choices gets only that."""
     n = step_number(title)
     return (*CHOICES.get(n, ()), UNSURE) if n is not None else (UNSURE,)
+
+
+def every_steps_choices() -> list[tuple[str, ...]]:
+    """Steps 1, 2, ... in order: each one's choices (for the page: step n is item n-1)."""
+    return [(*CHOICES[n], UNSURE) for n in range(1, max(CHOICES) + 1)]

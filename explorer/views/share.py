@@ -29,6 +29,7 @@ class points its phones at it instead of typing the address.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Mapping
@@ -176,6 +177,18 @@ def qr_modules(link: str) -> np.ndarray | None:
     except segno.DataOverflowError:
         return None
     return np.array(list(code.matrix_iter(scale=1, border=QR_BORDER)), dtype=bool)
+
+
+def qr_svg(link: str, scale: int = 4) -> str | None:
+    """``link``'s QR code as an SVG document (black on white, quiet zone included), or
+    None where :func:`qr_modules` has none."""
+    if qr_modules(link) is None:
+        return None
+    out = io.BytesIO()
+    segno.make(link, error=QR_ERROR, micro=False).save(
+        out, kind="svg", scale=scale, border=QR_BORDER, light="#fff", dark="#000",
+        xmldecl=False)
+    return out.getvalue().decode("utf-8")
 
 
 def qr_image(link: str, size: int = 600) -> np.ndarray | None:

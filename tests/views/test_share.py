@@ -134,3 +134,14 @@ def test_a_corrupted_copy_in_a_link_is_cut_like_the_text():
     assert got["corrupt"] == "x" * MAX_CHARS
     assert len(parse_qsl(share_query("a", Controls(), "patch", "y" * (MAX_CHARS + 9)))[-1][1]) \
         == MAX_CHARS
+
+
+def test_the_qr_code_as_svg_has_the_modules_of_the_picture():
+    from explorer.views.share import qr_modules, qr_svg
+
+    link = "http://127.0.0.1:7860/?class=ABCDEF"
+    svg = qr_svg(link, scale=4)
+    side = len(qr_modules(link)) * 4
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert f'width="{side}" height="{side}"' in svg
+    assert qr_svg("javascript:alert(1)") is None
