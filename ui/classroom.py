@@ -12,6 +12,7 @@ import gradio as gr
 from starlette.middleware import Middleware
 
 from ui import sessions
+from ui.class_route import ClassRoutes
 from ui.client_guard import ClientGuard, RateLimiter
 from ui.engine_route import EngineFiles
 
@@ -30,5 +31,6 @@ class ClassroomBlocks(gr.Blocks):
         app_kwargs = dict(app_kwargs or {})
         app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()),
                                     Middleware(ClientGuard, limiter=self.limiter),
-                                    Middleware(EngineFiles)]  # behind the guard's limits
+                                    Middleware(EngineFiles),  # behind the guard's limits
+                                    Middleware(ClassRoutes)]  # class mode (issue 43)
         return super().launch(*args, app_kwargs=app_kwargs, **kwargs)
