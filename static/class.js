@@ -139,13 +139,16 @@
     const panel = el("details", { id: "class-panel", class: "ae-class-panel", open: true },
       el("summary", {}, "Class ", el("strong", { id: "class-code" }, code)),
       el("p", {}, "Students open ", el("a", { id: "class-link", href: join, target: "_blank" }, join)),
-      el("img", { id: "class-qr", alt: "QR code of the class link", width: 160, height: 160,
-        src: CFG.base + code + "/qr.svg" }),
+      el("img", { id: "class-qr", alt: "QR code of the class link", width: 160, height: 160 }),
       el("p", { class: "ae-class-private" }, "This page leads the class. To lead again from this tab after a reload: ",
         el("a", { id: "class-teacher-link", href: "?class=" + code + "&lead=1" }, "reopen as the teacher")),
       bars,
       el("button", { id: "class-end", type: "button" }, "End class"));
     document.body.append(panel);
+    // the QR code's SVG shown as a picture (an <img> runs nothing in it), not as markup
+    call("GET", `${code}/qr?link=${encodeURIComponent(join)}`).then((r) => {
+      if (r.data.svg) $("#class-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
+    }, () => {});
     let last = "", ended = false;
     $("#class-end").addEventListener("click", async () => {
       await call("POST", code + "/end", {}, token);

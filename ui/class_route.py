@@ -17,6 +17,7 @@ class is gone (404: the server restarted or the class was dropped; 410: it ended
 ``POST /ae-class/<code>/answer``          body ``{student, step, choice}`` -> ``{ok}``
 ``GET  /ae-class/<code>/answers?step=N``  ``{answered, students, counts}``
 ``POST /ae-class/<code>/end``             ``{ok}``
+``GET  /ae-class/<code>/qr?link=URL``      ``{svg}``: the class's join link as a QR code
 ========================================  =========================================
 
 The teacher's token goes in the ``X-AE-Teacher`` header (or ``teacher`` in a POST body),
@@ -42,6 +43,7 @@ from urllib.parse import parse_qs
 import orjson
 
 from explorer.views.classroom import ClassEnded, ClassError, Classrooms, Full, UnknownClass
+from explorer.views.share import qr_svg
 from ui.client_guard import RateLimiter, client_address, proxy_hops
 
 log = logging.getLogger("attention_explorer")
@@ -54,7 +56,8 @@ OPEN_BURST = 20  # classes one address may open at once (a school's teachers)
 OPENS_PER_S = 1 / 30  # and then one every 30 s
 HEADERS = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
 ACTIONS = {"join": "POST", "follow": "GET", "lead": "POST", "answer": "POST",
-           "answers": "GET", "end": "POST"}
+           "answers": "GET", "end": "POST", "qr": "GET"}
+MAX_LINK = 2000  # characters of a join link to draw as a QR code
 
 
 class _Refused(Exception):
@@ -175,6 +178,8 @@ class ClassRoutes:
             raise _Refused(405, f"Use {ACTIONS[action]} for '{action}'.")
         if action == "follow":
             return 200, await self._follow(code, _query_int(scope, "since", 0))
+        if action == "qr":
+            return 200, self._qr(scope, code)
         headers = dict(scope.get("headers") or [])
         teacher = headers.get(b"x-ae-teacher", b"").decode("latin-1") or None
         if action == "answers":
@@ -190,6 +195,21 @@ class ClassRoutes:
             return 200, {"ok": True}
         self.rooms.end(code, teacher)
         return 200, {"ok": True}
+
+    def _qr(self, scope, code: str) -> dict:
+        """The join link as the page builds it (its own address + ``?class=CODE``), drawn
+        as a QR code for the projector; only a link to this class, so the route draws
+        nothing else."""
+        self.rooms.snapshot(code)  # an unknown or ended class: its message
+        link = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("link")
+                or [""])[0]
+        if len(link) > MAX_LINK or not link.startswith(("http://", "https://")) \
+                or not link.endswith("?class=" + code):
+            raise _Refused(400, "A QR code is drawn only for this class's join link.")
+        svg = qr_svg(link)
+        if svg is None:
+            raise _Refused(400, "This link is too long for a QR code.")
+        return {"svg": svg}
 
     def _open(self, scope) -> dict:
         if not self._opens.admit(client_address(scope, self.hops), None, new_if_none=True):
