@@ -42,7 +42,14 @@ from urllib.parse import parse_qs
 
 import orjson
 
-from explorer.views.classroom import ClassEnded, ClassError, Classrooms, Full, UnknownClass
+from explorer.views.classroom import (
+    ClassEnded,
+    ClassError,
+    Classrooms,
+    Full,
+    UnknownClass,
+    normal_code,
+)
 from explorer.views.share import qr_svg
 from ui.client_guard import RateLimiter, client_address, proxy_hops
 
@@ -221,7 +228,7 @@ class ClassRoutes:
         """The class's ``{version, state}`` once its version is not ``since`` (at once, or
         at the next lead), or ``{version: since}`` after ``wait_s``."""
         version, state = self.rooms.snapshot(code)
-        key = code.strip().upper()  # the registry accepted it: its stored form
+        key = normal_code(code)  # the registry accepted it: its stored form
         if version == since:
             if self._waiting.get(key, 0) >= MAX_WAITERS:
                 raise Full("Too many pages follow this class.")
