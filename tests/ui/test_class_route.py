@@ -13,6 +13,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
+import ui.class_route
 from explorer.views.classroom import UNKNOWN, Classrooms
 from ui.class_route import ClassRoutes
 
@@ -78,6 +79,7 @@ def test_a_follow_times_out_with_its_version_and_a_lead_from_a_thread_wakes_it()
         threading.Thread(target=routes.rooms.lead, args=(code, teacher, STATE)).start()
         r = await asyncio.wait_for(waiting, 2)
         assert r.json()["version"] == 1
+        assert routes._events == {} and routes._waiting == {}  # nothing left behind
     routes = make(wait_s=0.3)
     run(routes, test)
 
@@ -193,3 +195,20 @@ def test_opening_is_limited_per_address_not_for_the_class():
             r = await c.post(f"/ae-class/{code}/join", headers=school)
             assert r.status_code == 200
     run(make(hops=1), test)
+
+
+def test_a_class_has_a_bounded_number_of_waiting_followers(monkeypatch):
+    monkeypatch.setattr(ui.class_route, "MAX_WAITERS", 3)
+
+    async def test(c):
+        code, teacher = await opened(c)
+        followers = [asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
+                     for _ in range(3)]
+        await asyncio.sleep(0.1)
+        r = await c.get(f"/ae-class/{code}/follow?since=0")
+        assert r.status_code == 429 and "Too many pages" in r.json()["message"]
+        await lead(c, code, teacher)
+        assert [r.status_code for r in await asyncio.gather(*followers)] == [200] * 3
+        r = await c.get(f"/ae-class/{code}/follow?since=0")  # room again
+        assert r.status_code == 200 and r.json()["version"] == 1
+    run(make(), test)
