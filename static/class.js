@@ -136,14 +136,17 @@
     store.setItem("ae-class-" + code, token);
     const join = window.location.origin + window.location.pathname + "?class=" + code;
     const bars = el("div", { id: "class-answers", "aria-live": "polite" });
-    const panel = el("details", { id: "class-panel", class: "ae-class-panel", open: true },
-      el("summary", {}, "Class ", el("strong", { id: "class-code" }, code)),
+    // the join link and QR code first (the class scans it), folded away by the first step
+    const joinBox = el("details", { id: "class-join", open: true },
+      el("summary", {}, "Join: link and QR code"),
       el("p", {}, "Students open ", el("a", { id: "class-link", href: join, target: "_blank" }, join)),
       el("img", { id: "class-qr", alt: "QR code of the class link", width: 160, height: 160 }),
-      el("p", { class: "ae-class-private" }, "This page leads the class. To lead again from this tab after a reload: ",
-        el("a", { id: "class-teacher-link", href: "?class=" + code + "&lead=1" }, "reopen as the teacher")),
-      bars,
-      el("button", { id: "class-end", type: "button" }, "End class"));
+      el("p", { class: "ae-class-private" }, "This page leads the class. After a reload, ",
+        el("a", { id: "class-teacher-link", href: "?class=" + code + "&lead=1" }, "reopen as the teacher"),
+        " (this tab only)."));
+    const panel = el("details", { id: "class-panel", class: "ae-class-panel", open: true },
+      el("summary", {}, "Class ", el("strong", { id: "class-code" }, code)),
+      joinBox, bars, el("button", { id: "class-end", type: "button" }, "End class"));
     document.body.append(panel);
     // the QR code's SVG shown as a picture (an <img> runs nothing in it), not as markup
     call("GET", `${code}/qr?link=${encodeURIComponent(join)}`).then((r) => {
@@ -161,8 +164,9 @@
       if (r.status === 200) last = s;
       else if (r.data.ended) { ended = true; bars.textContent = r.data.message || "The class has ended."; }
     };
-    let tick = 0;
+    let tick = 0, folded = false;
     while (!ended) {
+      if (!folded && shownStep()) { joinBox.open = false; folded = true; }
       try {
         await lead();
         if (tick++ % 4 === 0) await showAnswers(code, token, bars);
@@ -202,7 +206,15 @@
     const bar = el("div", { id: "class-follow", class: "ae-class-follow", role: "region",
       "aria-label": "Class" }, status, choices, toggle);
     document.body.prepend(bar);
-    document.documentElement.classList.add("ae-in-class");
+    const root = document.documentElement;
+    root.classList.add("ae-in-class");
+    // the bar sticks to the top: what steps.js and page.js keep below the top of the screen
+    // (a step's bar, the large head) goes below the bar too, and so does a phone's sentence
+    const fit = () => root.style.setProperty("--ae-class-bar", bar.offsetHeight + "px");
+    new ResizeObserver(fit).observe(bar);
+    fit();
+    const below = AE.sentenceBottom;
+    AE.sentenceBottom = () => bar.offsetHeight + (below ? below() : 0);
     let following = true, state = null, version = 0, busy = false;
     toggle.addEventListener("click", () => {
       following = !following;
