@@ -110,7 +110,7 @@ def classify_sentence(model: Classifier, tok, text: str,
                                 np.zeros((0, config.n_classes), np.float32),
                                 np.zeros(config.n_classes, np.float32), empty, empty, empty,
                                 rule, resolved.interventions, prep.notices)
-    layer = min(max(int(layer), 0), config.n_layers - 1)
+    layer, _ = config.clamp(layer)
     names = ["*hook_pattern", "hook_token_logits", f"blocks.{layer}.attn.hook_scores",
              f"blocks.{layer}.attn.hook_scaled", f"blocks.{layer}.attn.hook_masked"]
     tokens = torch.tensor([prep.ids])

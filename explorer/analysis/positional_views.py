@@ -197,8 +197,7 @@ def shuffle_from_ids(model: Transformer, ids: list[int], pieces: list[str],
                      head: int = 0, seed: int = 0) -> ShuffleResult:
     """Compare the model on the words in order and shuffled, mask OFF."""
     config = model.config
-    layer = min(max(int(layer), 0), config.n_layers - 1)
-    head = min(max(int(head), 0), config.n_heads - 1)
+    layer, head = config.clamp(layer, head)
     settings = dataclasses.replace(settings or AttentionSettings(), causal=False)
     perm = word_permutation(pieces, seed) if ids else None
     result = ShuffleResult(list(pieces), list(pieces), perm, layer, head,

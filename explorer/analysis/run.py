@@ -274,7 +274,7 @@ def analyse(model: Transformer, tok: Tokenizer, text: str,
     notices = list(prep.notices)
     if not prep.ids:
         return _nothing(config, resolved, tuple(notices))
-    layer = min(max(int(layer), 0), config.n_layers - 1)
+    layer, _ = config.clamp(layer)
     names = ["*hook_pattern", f"blocks.{layer}.attn.hook_scores",
              f"blocks.{layer}.attn.hook_scaled", f"blocks.{layer}.attn.hook_masked"]
     tokens = torch.tensor([prep.ids])

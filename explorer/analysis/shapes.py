@@ -129,7 +129,7 @@ def split_rows(shapes: dict[str, tuple[int, ...]], config: ModelConfig,
 def trace_from_ids(model: Transformer, ids: list[int],
                    settings: AttentionSettings | None = None, layer: int = 0) -> ShapeTrace:
     config = model.config
-    layer = min(max(int(layer), 0), config.n_layers - 1)
+    layer, _ = config.clamp(layer)
     result = ShapeTrace(len(ids), config, layer)
     if not ids:
         return result

@@ -70,6 +70,12 @@ class ModelConfig:
     def d_head(self) -> int:
         return self.d_model // self.n_heads
 
+    def clamp(self, layer, head=0) -> tuple[int, int]:
+        """(layer, head) moved into this model's range: a knob (or a link) may name a head
+        only a bigger model has, and a view then shows this model's nearest one."""
+        return (min(max(int(layer), 0), self.n_layers - 1),
+                min(max(int(head), 0), self.n_heads - 1))
+
     def to_dict(self) -> dict:
         return asdict(self)
 

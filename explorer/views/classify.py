@@ -137,8 +137,7 @@ def classify_view(loaded: LoadedClassifier, tok, text: str, controls: Controls) 
     if not (text or "").strip():
         return ClassifyView(EMPTY_STATE, None, None, None, None)
     config = loaded.model.config
-    layer = min(max(int(controls.layer), 0), config.n_layers - 1)
-    head = min(max(int(controls.head), 0), config.n_heads - 1)
+    layer, head = config.clamp(controls.layer, controls.head)
     a = classify_sentence(loaded.model, tok, text, controls.settings(), layer,
                           classes=loaded.classes)
     status = status_text(loaded, a)

@@ -202,8 +202,7 @@ def run_request(zoo: Zoo, tok: Tokenizer, text, controls: Controls,
     if not text.strip():
         return EMPTY_STATE, ""
     config = model.config
-    layer = min(max(controls.layer, 0), config.n_layers - 1)
-    head = min(max(controls.head, 0), config.n_heads - 1)
+    layer, head = config.clamp(controls.layer, controls.head)
     result = analysed or analyse(model, tok, text, controls.settings(), layer=layer,
                                  detail=detail)
     if detail and result.ids:

@@ -88,8 +88,7 @@ def training_view(snaps: SnapshotSet, tok: Tokenizer, text: str, c: Controls,
     if r.empty:
         return TrainingView(EMPTY_STATE)
     snap, config = r.snapshot, r.snapshot.model.config
-    layer = min(max(int(c.layer), 0), config.n_layers - 1)
-    head = min(max(int(c.head), 0), config.n_heads - 1)
+    layer, head = config.clamp(c.layer, c.head)
     n = len(r.tokens)
     baseline = even_spread(n, r.resolved.causal)
     copies = induction_trend(snaps, tok, text, settings)
