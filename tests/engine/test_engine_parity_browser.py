@@ -11,6 +11,7 @@ patterns as base64 float32, one evaluate per model."""
 from __future__ import annotations
 
 import base64
+import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -95,17 +96,24 @@ def test_every_zoo_model_matches_the_python_engine(page, resources, name):
 def test_the_plain_loops_match_too(browser, repo_http, resources, name):  # noqa: F811
     """Where a browser has no WebAssembly SIMD the plain JavaScript loops compute: the
     same parity on a third of the sentences (the long one, unicode and [mask] among them)."""
-    context = browser.new_context()
-    try:
-        plain = context.new_page()
-        plain.goto(f"{repo_http}/blank.html")
-        for script in engine_scripts():
-            plain.add_script_tag(url=f"{repo_http}/static/engine/{script}")
+    with fresh_page(browser, repo_http) as plain:
         plain.evaluate("(base) => AttentionExplorer.engine.configure({base, simd: false})",
                        f"{repo_http}/checkpoints/")
         assert plain.evaluate("async (n) => (await AttentionExplorer.engine.load(n)).simd",
                               name) is False
         check_model(plain, resources, name, SENTENCES[::3] + SENTENCES[44:52])
+
+
+@contextlib.contextmanager
+def fresh_page(browser, repo_http):  # noqa: F811
+    """A page of its own with the engine's scripts and nothing in memory yet."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{repo_http}/blank.html")
+        for script in engine_scripts():
+            page.add_script_tag(url=f"{repo_http}/static/engine/{script}")
+        yield page
     finally:
         context.close()
 
@@ -180,12 +188,7 @@ def test_loaded_says_a_model_and_the_tokenizer_are_in_memory(browser, repo_http)
     """payload.js computes in the browser only where loaded() says so: after load(), with
     no run needed (the page loads the default model at idle time). A fresh page: the
     module's page has every model in memory by now."""
-    context = browser.new_context()
-    try:
-        fresh = context.new_page()
-        fresh.goto(f"{repo_http}/blank.html")
-        for name in engine_scripts():
-            fresh.add_script_tag(url=f"{repo_http}/static/engine/{name}")
+    with fresh_page(browser, repo_http) as fresh:
         got = fresh.evaluate("""async (base) => {
           const E = AttentionExplorer.engine;
           E.configure({base});
@@ -198,6 +201,4 @@ def test_loaded_says_a_model_and_the_tokenizer_are_in_memory(browser, repo_http)
           try { await E.load('../README'); } catch (e) { refused = String(e.message); }
           return [before, E.loaded('causal-h2-learned'), E.loaded('causal-h8-none'), refused];
         }""", f"{repo_http}/checkpoints/")
-    finally:
-        context.close()
     assert got[:3] == [False, True, False] and "no model of that name" in got[3]
