@@ -173,3 +173,17 @@ def tabs_page(title: str, tok, zoo, tabs, share_link: bool = False):
 
             take_home_tab.wire_share_link(demo, panel)
     return demo
+
+
+def call_outcome(stream: str) -> tuple[str, object]:
+    """("complete" | "error", data) of the event stream a ``/call/<api>/<event_id>`` GET
+    answers (Gradio's REST API); the stream without either fails the test."""
+    import json
+
+    event = None
+    for line in stream.splitlines():
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event in ("complete", "error"):
+            return event, json.loads(line.split(":", 1)[1])
+    raise AssertionError(f"no complete/error event in {stream[:500]!r}")

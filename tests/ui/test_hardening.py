@@ -30,7 +30,7 @@ from explorer.figures.labels import EMPTY, SPACE, axis_labels
 from explorer.views.controls import BOX_CHARS, EMPTY_STATE, Controls
 from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json, heatmaps
-from tests.server import app_url, local_client, serve  # noqa: F401  (fixture)
+from tests.server import app_url, call_outcome, local_client, serve  # noqa: F401  (fixture)
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
 N_CTX = 128
@@ -57,14 +57,7 @@ def raw_call(base: str, data: list, timeout: float = 60) -> tuple[str, object]:
     r = httpx.post(f"{base}/call/explore", content=body,
                    headers={"content-type": "application/json"}, **http)
     r.raise_for_status()
-    stream = httpx.get(f"{base}/call/explore/{r.json()['event_id']}", **http).text
-    event = None
-    for line in stream.splitlines():
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event in ("complete", "error"):
-            return event, json.loads(line.split(":", 1)[1])
-    raise AssertionError(f"no complete/error event in {stream[:500]!r}")
+    return call_outcome(httpx.get(f"{base}/call/explore/{r.json()['event_id']}", **http).text)
 
 
 def explore_raw(base: str, text, **changes) -> list:

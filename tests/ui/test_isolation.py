@@ -18,7 +18,6 @@ again.")`` and the browser client shows the same. Nothing is queued for a refuse
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import threading
@@ -42,7 +41,7 @@ from explorer.views.controls import (
 )
 from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json
-from tests.server import local_client, serve  # noqa: F401  (fixture)
+from tests.server import call_outcome, local_client, serve  # noqa: F401  (fixture)
 
 N_REQUESTS = 200
 N_THREADS = 12
@@ -220,14 +219,8 @@ def join(base: str, text: str) -> httpx.Response:
 
 
 def result(base: str, event_id: str) -> tuple[str, object]:
-    stream = httpx.get(f"{base}/call/explore/{event_id}", timeout=60, verify=False).text
-    event = None
-    for line in stream.splitlines():
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event in ("complete", "error"):
-            return event, json.loads(line.split(":", 1)[1])
-    raise AssertionError(stream[:300])
+    return call_outcome(httpx.get(f"{base}/call/explore/{event_id}", timeout=60,
+                                  verify=False).text)
 
 
 def test_a_burst_beyond_the_queue_gets_queue_full_and_the_server_stays_responsive(
