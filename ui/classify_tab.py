@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 from gradio.context import get_blocks_context
 
 from explorer.views.classify import classify_view, load_classifier
-from explorer.views.controls import BOX_CHARS, TOKENS_HELP, BadControl, parse_controls
+from explorer.views.controls import BOX_CHARS, TOKENS_HELP, parse_controls
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 
-log = logging.getLogger("attention_explorer")
 TAB = "classify"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """A transformer does not have to predict words. This one is an **encoder with a
 classification head**: it reads the whole sentence and answers *negative* or *positive*; a
@@ -117,14 +114,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     api = gr.Button("classify", visible=False)  # the API endpoint: no open-tab check
     outputs = [status, probs, evidence, grid, head]
 
+    @guarded("classify", lambda message: [message, None, None, None, None])
     def compute(text, *controls):
-        try:
-            v = classify_view(loaded, tok, text, parse_controls(*controls))
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, None, None, None]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("classify failed")
-            return [FAILED, None, None, None, None]
+        v = classify_view(loaded, tok, text, parse_controls(*controls))
         return [v.status, v.probs, v.evidence, v.grid, v.head]
 
     inputs = [text, *panel.inputs[1:]]

@@ -10,8 +10,6 @@ be either side, against a zoo model: Swap and Copy offer it to the right side's 
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
 from explorer.views.compare import compare_view
@@ -23,16 +21,14 @@ from explorer.views.controls import (
     POSITIONAL,
     SCALE_CHOICES,
     TEMPERATURE_RANGE,
-    BadControl,
     parse_controls,
 )
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 from ui.lab_session import registry, sources
 from ui.step_bar import declare as step_bar
 
-log = logging.getLogger("attention_explorer")
 TAB = "compare"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """**Left** uses the knobs (the Knobs panel); **right** uses the knobs just below. Both read
 your sentence, and the selected *Layer*/*Head* is shown for both. In the difference,
@@ -84,18 +80,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     models = registry(demo, zoo)  # "my Lab model": the session's own
 
+    @guarded("compare", lambda message: (None, None, None, None, None, message))
     def compute(request: gr.Request, text, *values):
-        try:
-            a = parse_controls(*values[:9])
-            b = parse_controls(*values[9:15], a.layer, a.head, a.theme)
-            v = compare_view(zoo, tok, text, a, b,
-                             sources=[sources(models, request, zoo, tok, c, text)
-                                      for c in (a, b)])
-        except BadControl as exc:
-            return None, None, None, None, None, f"⚠️ {exc}"
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("compare failed")
-            return None, None, None, None, None, FAILED
+        a = parse_controls(*values[:9])
+        b = parse_controls(*values[9:15], a.layer, a.head, a.theme)
+        v = compare_view(zoo, tok, text, a, b,
+                         sources=[sources(models, request, zoo, tok, c, text) for c in (a, b)])
         return v.left_head, v.right_head, v.difference, v.per_head, v.predictions, v.status
 
     def shown(request: gr.Request, text, *values):

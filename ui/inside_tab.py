@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import parse_controls
 from explorer.views.inside import KEYS, inside_view
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 from ui.lab_session import registry, sources
 
-log = logging.getLogger("attention_explorer")
 TAB = "inside"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """Follow **one head** (pick it with *Layer* and *Head*) through one attention layer,
 on your sentence: the input **X** becomes queries, keys and values; every query is compared
@@ -59,15 +56,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     blank = [None] * len(KEYS)
     models = registry(demo, zoo)  # "my Lab model": the session's own (ui/lab_session.py)
 
+    @guarded("inside one head", lambda message: [message, gr.Column(visible=False), *blank])
     def update(request: gr.Request, text, *controls):
-        try:
-            c = parse_controls(*controls)
-            v = inside_view(*sources(models, request, zoo, tok, c, text), text, c)
-        except BadControl as exc:
-            return [f"⚠️ {exc}", gr.Column(visible=False), *blank]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("inside one head failed")
-            return [FAILED, gr.Column(visible=False), *blank]
+        c = parse_controls(*controls)
+        v = inside_view(*sources(models, request, zoo, tok, c, text), text, c)
         return [v.status, gr.Column(visible=v.rotary), *v.in_order()]
 
     wire_live(panel, TAB, dict(fn=update, inputs=panel.inputs, outputs=outputs))

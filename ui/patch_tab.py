@@ -11,11 +11,10 @@ lens lists that cell's top five guesses beneath it. Everything shown comes from
 from __future__ import annotations
 
 import json
-import logging
 
 import gradio as gr
 
-from explorer.views.controls import BOX_CHARS, BadControl, parse_controls
+from explorer.views.controls import BOX_CHARS, parse_controls
 from explorer.views.patch import (
     EXAMPLES,
     PAIR_HEADERS,
@@ -24,14 +23,13 @@ from explorer.views.patch import (
     patch_view,
 )
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 from ui.step_bar import declare as step_bar
 
-log = logging.getLogger("attention_explorer")
 TAB = "patch"
 # Patching runs the model ~3 times per update: its own line of Gradio's queue, two at work,
 # so a class flooding Patch does not hold the other views' four places (app.QUEUE).
 PATCH_LINE = dict(concurrency_id="patch", concurrency_limit=2)
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """Two sentences that differ in one word: the **clean** one (the sentence box) and a
 **corrupted copy** (below). The model guesses differently for them. Copy one head's output
@@ -110,15 +108,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     inputs = [*panel.inputs, corrupt, cell]
     outputs = [status, pair, reading, heads, guesses, positions, lens, attribution]
 
+    @guarded("patch", lambda message: [message, [], "", None, None, None, None, None])
     def compute(text, *values):
         *controls, corrupt_text, clicked = values
-        try:
-            v = patch_view(zoo, tok, text, corrupt_text, parse_controls(*controls), clicked)
-        except BadControl as exc:
-            return [f"⚠️ {exc}", [], "", None, None, None, None, None]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("patch failed")
-            return [FAILED, [], "", None, None, None, None, None]
+        v = patch_view(zoo, tok, text, corrupt_text, parse_controls(*controls), clicked)
         return [v.status, v.pair, v.reading, v.heads, v.guesses, v.positions, v.lens,
                 v.attribution]
 
@@ -138,15 +131,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
     pick.click(lambda c: c, cell, cell, js=PICK, api_name=False, show_progress="hidden")
 
+    @guarded("lens detail", lambda message: message)
     def read_lens(text, *values):
         *controls, clicked = values
-        try:
-            return lens_detail(zoo, tok, text, parse_controls(*controls), clicked) or LENS_HINT
-        except BadControl as exc:
-            return f"⚠️ {exc}"
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("lens detail failed")
-            return FAILED
+        return lens_detail(zoo, tok, text, parse_controls(*controls), clicked) or LENS_HINT
 
     # a click sets the cell box; reading it is one forward pass, not the whole patching
     lens_pick.click(lambda c: c, lens_cell, lens_cell, js=LENS_PICK, api_name=False,

@@ -3,18 +3,15 @@ compared with each other, and the word-shuffle test."""
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import parse_controls
 from explorer.views.positional import positional_view
 from ui.controls import Panel, refresh_js, wire_live
+from ui.errors import guarded
 from ui.step_bar import declare as step_bar
 
-log = logging.getLogger("attention_explorer")
 TAB = "positional"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 SHUFFLE_INTRO = """#### The shuffle test
 Your words are shuffled (whole words, so every token stays the same) and the model reads
@@ -50,16 +47,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def shown(fig):
         return gr.update(value=fig, visible=fig is not None)
 
+    @guarded("positional view",
+             lambda message: [message, None, shown(None), shown(None), "", *no_test])
     def update(text, *values):
         *controls, shuffle_seed = values
-        try:
-            v = positional_view(zoo, tok, text, parse_controls(*controls),
-                                int(shuffle_seed or 0))
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, shown(None), shown(None), "", *no_test]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("positional view failed")
-            return [FAILED, None, shown(None), shown(None), "", *no_test]
+        v = positional_view(zoo, tok, text, parse_controls(*controls), int(shuffle_seed or 0))
         test = (no_test if v.shuffled is None
                 else [gr.Column(visible=True), *v.shuffled])
         return [v.status, v.picture, shown(v.detail), shown(v.similarity), v.summary, *test]

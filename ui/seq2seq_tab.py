@@ -3,11 +3,9 @@ with its three kinds of attention and the masks that shape them."""
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
-from explorer.views.controls import BOX_CHARS, BadControl, parse_controls
+from explorer.views.controls import BOX_CHARS, parse_controls
 from explorer.views.seq2seq import (
     EXAMPLES,
     MAX_WORDS,
@@ -19,10 +17,9 @@ from explorer.views.seq2seq import (
     step_view,
 )
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 
-log = logging.getLogger("attention_explorer")
 TAB = "seq2seq"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = f"""Another kind of transformer, as in *Attention Is All You Need*: an **encoder**
 reads your list, a **decoder** writes the answer **one word per step**, and at every step
@@ -103,16 +100,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                batch_plot, pad_enc, pad_cross]
     blank = [None] * (len(outputs) - 3)
 
+    @guarded("encoder-decoder view", lambda message: [message, None, gr.skip(), *blank])
     def update(text_source, text_other, step_value, *controls):
-        try:
-            c = parse_controls(*controls)
-            v = seq2seq_view(loaded, text_source, text_other, step_value, c.settings(),
-                             theme=c.theme, layer=c.layer, head=c.head)
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, gr.skip(), *blank]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("encoder-decoder view failed")
-            return [FAILED, None, gr.skip(), *blank]
+        c = parse_controls(*controls)
+        v = seq2seq_view(loaded, text_source, text_other, step_value, c.settings(),
+                         theme=c.theme, layer=c.layer, head=c.head)
         s = v.step or step_view(None, 1)
         return [v.status, v.decoded, gr.Slider(maximum=max(v.n_steps, 2), value=s.step),
                 s.output_spans or None, s.source_spans or None, s.fig, v.enc_fig, v.dec_fig,

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 import pandas as pd
 
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import parse_controls
 from explorer.views.shapes import SPLIT_HEADERS, TRACE_HEADERS, shapes_view
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 
-log = logging.getLogger("attention_explorer")
 TAB = "shapes"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 SPLIT_INTRO = """#### How one attention layer splits into heads and merges them back
 Read it top to bottom: one wide projection, cut into heads, the heads axis moved in front so
@@ -57,14 +54,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     outputs = [status, split, sizes, trace]
     empty = [_frame([], SPLIT_HEADERS), None, _frame([], TRACE_HEADERS)]
 
+    @guarded("shape trace", lambda message: [message, *empty])
     def update(text, *controls):
-        try:
-            v = shapes_view(zoo, tok, text, parse_controls(*controls))
-        except BadControl as exc:
-            return [f"⚠️ {exc}", *empty]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("shape trace failed")
-            return [FAILED, *empty]
+        v = shapes_view(zoo, tok, text, parse_controls(*controls))
         return [v.status, _frame(v.split, SPLIT_HEADERS), v.sizes, _frame(v.trace, TRACE_HEADERS)]
 
     wire_live(panel, TAB, dict(fn=update, inputs=panel.inputs, outputs=outputs))

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
 from explorer.views.controls import BadControl, parse_controls
 from explorer.views.training import SnapshotSet, load_snapshots, training_view
 from ui.controls import Panel, wire_live
+from ui.errors import guarded
 from ui.step_bar import declare as step_bar
 
-log = logging.getLogger("attention_explorer")
 TAB = "training"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """The same model, saved at several moments while it learned. Slide from the first
 snapshot (almost untrained: every head spreads its attention evenly) to the last and watch
@@ -26,6 +23,8 @@ twice (dotted) and on a list of words said twice (dash-dot). A story sentence sa
 needs little copying (the story itself says what comes next), so its curve can stay low
 where the list's jumps. Snapshots exist for the default model only; the mask, scaling,
 temperature and *Layer*/*Head* knobs apply."""
+
+
 def compute(snaps: SnapshotSet, tok, text, controls: list, index):
     """(status, chart, grid, head) for one request."""
     try:
@@ -56,26 +55,20 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     big = gr.Plot(show_label=False, elem_id="training-head")
     outputs = [status, chart, grid, big]
 
+    @guarded("through training", lambda message: (message, None, None, None))
     def update(text, *values):
         *controls, chosen = values
-        try:
-            return compute(snaps, tok, text, controls, chosen)
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("through training failed")
-            return FAILED, None, None, None
+        return compute(snaps, tok, text, controls, chosen)
 
     # Snapshots exist for the default model only: the model knobs do not apply here.
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, index], outputs=outputs),
               extra=(index.change,),
               watch=("text", "mask", "scaling", "temperature", "layer", "head", "theme"))
 
+    @guarded("through training (api)", lambda message: (message, None, None, None))
     def api(text, *values):  # the same view for given values, whichever tab is open
         *controls, chosen = values
-        try:
-            return compute(snaps, tok, text, controls, chosen)
-        except Exception:
-            log.exception("through training (api) failed")
-            return FAILED, None, None, None
+        return compute(snaps, tok, text, controls, chosen)
 
     hidden = gr.Button("training api", visible=False)
     hidden.click(api, [*panel.inputs, index], outputs, api_name="training",
