@@ -128,3 +128,16 @@ def test_a_second_class_sees_none_of_it(lesson, browser, app_url):  # noqa: F811
         assert all(step_of(page) == 4 for page in students)  # still the first class's step
     finally:
         context.close()
+
+
+def test_ending_the_class_tells_every_student(lesson):
+    """The teacher ends it (a server restart answers the same: an unknown class, with the
+    same words): each student's bar says so and stops following; no page is left waiting."""
+    teacher, students = lesson
+    teacher.locator("#class-end").click()
+    teacher.wait_for_function("() => document.querySelector('#class-answers')"
+                              "?.innerText.includes('ended')", timeout=WAIT)
+    for page in students:
+        page.wait_for_function("() => document.querySelector('#class-status')"
+                               "?.innerText.includes('This class has ended')", timeout=WAIT)
+        assert page.locator("#class-toggle").is_hidden()
