@@ -169,7 +169,7 @@ class AppServer:
                         in [list(t) for t in d.get("targets", [])]), None)
             if dep is not None:
                 chain.append((kind, dep, target))
-        if not chain and tab == "explore":  # an app from before ui/controls.finish_live
+        if not chain and tab == "explore":  # an app from before explorer/ui/controls.finish_live
             grid = next(i for i, e in elem.items() if e == "grid")
             first = next(d for d in deps if grid in d["outputs"] and [box, "input"]
                          in [list(t) for t in d.get("targets", [])])

@@ -35,7 +35,7 @@ def bench_roundtrip(server: AppServer, sentences: Sentences, runs: int,
     if not chain:
         raise RuntimeError("Explore has no Gradio event to time (no settle event of its "
                            "anchor ae-live-explore): the benchmark no longer follows the "
-                           "page, see static/live.js and ui/explore_tab.py")
+                           "page, see static/live.js and explorer/ui/explore_tab.py")
     res: dict = {}
     texts = {n: [sentences.get(n, v) for v in range(5)] for n in (32, 128)}
 
@@ -327,7 +327,7 @@ async def load_test(server: AppServer, sentences: Sentences, students: int, seco
 
         sessions = [uuid.uuid4().hex[:11] for _ in range(students)]
         # each student from an address of their own, as the server's rate limit sees them
-        # (ui/client_guard.py; it trusts X-Forwarded-For from this machine)
+        # (explorer/ui/client_guard.py; it trusts X-Forwarded-For from this machine)
         from_ = {s: {"X-Forwarded-For": f"10.30.{i // 250}.{i % 250 + 1}"}
                  for i, s in enumerate(sessions)}
         await asyncio.gather(*(open_page(s) for s in sessions))

@@ -28,11 +28,11 @@ from explorer.training.lab import LabSettings  # noqa: E402
 from explorer.training.lab_runner import LabRunner  # noqa: E402
 from explorer.views.lab import LAB_CHOICES, read_settings  # noqa: E402
 
-POLL_S = 0.4  # the page reads its run this often (ui/lab_tab.py UPDATE_S)
+POLL_S = 0.4  # the page reads its run this often (explorer/ui/lab_tab.py UPDATE_S)
 
 
 def page_defaults() -> LabSettings:
-    """The settings the Lab tab shows before anyone touches it (ui/lab_tab.py)."""
+    """The settings the Lab tab shows before anyone touches it (explorer/ui/lab_tab.py)."""
     return read_settings(2, 2, "learned", False, False, "0.003", 0, 1000)
 
 

@@ -49,7 +49,7 @@ from benchmarks.lecture_http import Connection, HTTPError
 BACKOFF_S = (0.25, 0.5, 1.0, 2.0)  # static/live.js BACKOFF_MS: failures in a row
 GRID_PATH = "/gradio_api/component_server/"
 MAX_LEN = 180  # characters: past this a student starts over with a fresh sentence
-SETTLE_S = 0.5  # ui/controls.SETTLE_MS["text"]: the pause before the settled figures
+SETTLE_S = 0.5  # explorer/ui/controls.SETTLE_MS["text"]: the pause before the settled figures
 
 
 class Stats:

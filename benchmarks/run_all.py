@@ -307,7 +307,7 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
-    from app import load_resources
+    from explorer.app import load_resources
 
     tok, zoo = load_resources()
     sentences = Sentences(tok)

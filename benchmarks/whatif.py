@@ -31,7 +31,7 @@ from benchmarks.common import Sentences, load_avg, log, pct
 
 def serve() -> None:
     """``python app.py`` with the queue's concurrency from ``AE_BENCH_CONCURRENCY``."""
-    import app
+    from explorer import app
 
     app.QUEUE = {**app.QUEUE,
                  "default_concurrency_limit": int(os.environ["AE_BENCH_CONCURRENCY"])}
@@ -57,7 +57,7 @@ def main() -> None:
     command = "python -m benchmarks.whatif" + "".join(" " + a for a in sys.argv[1:])
     log(f"{command}  (load average {load_avg()})")
 
-    from app import load_resources
+    from explorer.app import load_resources
 
     tok, _zoo = load_resources()
     sentences = Sentences(tok)

@@ -11,7 +11,8 @@ and anywhere, as a self-test of this script (the CPU against a second CPU copy):
 Every model the page serves (the zoo, the classifier, the encoder-decoder, the training
 snapshots) is loaded twice, on the CPU and on ``--device``. For several sentences and knob
 settings it calls, on both, the page's keystroke function
-(:func:`explorer.views.grid_payload.grid_payload`) and every view update the ``ui/*_tab.py``
+(:func:`explorer.views.grid_payload.grid_payload`) and every view update the
+``explorer/ui/*_tab.py``
 files call, and compares the two results with :mod:`scripts.page_diff` (equal up to
 rounding). Then a timing row: the keystroke's median on each device for a 25-token
 sentence, and one forward pass of 32 such sentences. The CPU runs one torch thread, as

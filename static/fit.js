@@ -1,4 +1,4 @@
-// How large each Plotly figure is drawn, for the screen it is on (ui/page.py puts this file
+// How large each Plotly figure is drawn, for the screen it is on (explorer/ui/page.py puts this file
 // in the page's <head>; static/page.js calls figure(gd) each time a figure has drawn, and
 // all() when Big screen is switched). Its interface is window.AttentionExplorer.fit.
 //

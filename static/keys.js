@@ -1,5 +1,5 @@
 // Arrow keys in the page's tab lists and radio groups, as a keyboard user expects them
-// (WAI-ARIA Authoring Practices: "Tabs" and "Radio Group"). ui/page.py puts this file in
+// (WAI-ARIA Authoring Practices: "Tabs" and "Radio Group"). explorer/ui/page.py puts this file in
 // the page's <head>; it runs before Gradio mounts the app, so it listens on the document
 // and keeps up with what Gradio draws (a MutationObserver).
 //

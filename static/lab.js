@@ -1,6 +1,6 @@
-// The Lab's grid of every head on its sequence said twice (ui/lab_tab.py: the js_on_load of
+// The Lab's grid of every head on its sequence said twice (explorer/ui/lab_tab.py: the js_on_load of
 // its gr.HTML), drawn by the page's own canvas renderer, static/live_grid.js, unchanged.
-// ui/lab_tab.py writes mountGrid(element, server, window, document), whose body is
+// explorer/ui/lab_tab.py writes mountGrid(element, server, window, document), whose body is
 // live_grid.js, before this file; this file gives it the small environment it expects from
 // Explore (as static/notebook.js does for a notebook): `server.grid_data` answers with the
 // payload the Train stream last sent (explorer/views/lab.py, grid_payload's format) and

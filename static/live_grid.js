@@ -1,5 +1,5 @@
 // The Explore tab's grid of every head, drawn on a canvas (the js_on_load of the gr.HTML
-// in ui/explore_tab.py; Gradio runs it once per mount with element, trigger, props,
+// in explorer/ui/explore_tab.py; Gradio runs it once per mount with element, trigger, props,
 // server, upload and watch in scope). Data: explorer/views/grid_payload.py.
 //
 // The grid arrives by one way: the page's live loop (static/live.js, which says how a
@@ -7,7 +7,7 @@
 // and this script asks the server itself (server.grid_data, one plain POST; no queue, no
 // server-sent events) and draws the answer, or tells the loop there was none (the server
 // was busy: the loop asks again). The loop also asks for the tab's slower figures once
-// typing pauses (its settled event, ui/explore_tab.py).
+// typing pauses (its settled event, explorer/ui/explore_tab.py).
 // Token labels and messages are plain text on a canvas or in textContent: never HTML.
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
@@ -225,7 +225,7 @@ canvas.addEventListener("mousemove", (ev) => {
 canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
 function openHead(layer, head) {
   window.__aeSelect = [layer, head];
-  click("grid-select"); // ui/explore_tab.py: sets the layer and head sliders
+  click("grid-select"); // explorer/ui/explore_tab.py: sets the layer and head sliders
 }
 canvas.addEventListener("click", (ev) => {
   const at = hit(ev.offsetX, ev.offsetY);
@@ -262,10 +262,10 @@ new ResizeObserver(() => redraw()).observe(element);
 // ------------------------------------------------------------ the live loop asks for a grid
 // static/live.js calls update() for every change of the box or a knob while Explore is open
 // (one at a time; changes made meanwhile collapse into one more call). ctx.values: the
-// sentence and the knobs in ui/controls.KNOB_NAMES order. One plain POST, no queue.
+// sentence and the knobs in explorer/ui/controls.KNOB_NAMES order. One plain POST, no queue.
 //
 // Not an answer: the server said it is busy ({ok: false, retry: true, caption}), refused
-// the POST (HTTP 429 from ui/client_guard.py) or did not reply. Gradio's
+// the POST (HTTP 429 from explorer/ui/client_guard.py) or did not reply. Gradio's
 // server.* resolves to undefined when the POST fails (it logs and swallows the error);
 // other versions throw. Then the grid on screen stays, its caption says it is for an older
 // sentence, and update() returns false: the loop asks again, with the newest sentence, after
@@ -279,7 +279,7 @@ function waiting() {
   if (caption.textContent !== text) caption.textContent = text; // aria-live: say it once
 }
 
-// The browser engine first (issue 38): where the app's page loaded it (ui/engine_route.py
+// The browser engine first (issue 38): where the app's page loaded it (explorer/ui/engine_route.py
 // sets gridInBrowser) and it holds the chosen model, static/engine/payload.js builds the same
 // payload with no request; null (the Lab model, weights not yet here: their download starts)
 // or any error: the server, as before. A plain line under the caption says which answered.

@@ -1,9 +1,9 @@
-// The page's own script (ui/page.py puts it in the page's <head>; it runs before Gradio
+// The page's own script (explorer/ui/page.py puts it in the page's <head>; it runs before Gradio
 // mounts the app, so everything below waits for elements or listens on the document).
 // It only changes presentation: which layout (projector mode), where focus goes (skip
 // links), whether the knobs drawer is open, the phone's row of tabs, the figures'
 // accessible names, and which of the head view's lines are drawn. It sends nothing to the server and clicks none of the
-// live wiring's buttons (ui/controls.py, static/live_grid.js).
+// live wiring's buttons (explorer/ui/controls.py, static/live_grid.js).
 (() => {
   const AE = (window.AttentionExplorer = window.AttentionExplorer || {});
   const root = document.documentElement;
@@ -119,7 +119,7 @@
   }
 
   // ------------------------------------------------------------ phone: the row of tabs
-  // On a phone the tabs are one row that scrolls sideways (ui/page.py's CSS): it fades at
+  // On a phone the tabs are one row that scrolls sideways (explorer/ui/page.py's CSS): it fades at
   // an edge past which more tabs are, and the open tab is kept in its view (a step or a
   // key press may open one that is scrolled away).
   let shownTab = null;

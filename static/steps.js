@@ -1,4 +1,4 @@
-// A Start-here step in the view it opened (ui/step_bar.py declares the bar, ui/page.py puts
+// A Start-here step in the view it opened (explorer/ui/step_bar.py declares the bar, explorer/ui/page.py puts
 // this file in the page's <head>). Its whole interface is window.AttentionExplorer.steps:
 //
 //   open(where)   after "Set up this step" or a bar's "Next step" (where: JSON with the
@@ -258,7 +258,7 @@
   const sectionOf = (c) => c && document.querySelector(
     `#step-${CSS.escape(c.tab)} .ae-step[data-stamp="${CSS.escape(c.stamp)}"]`);
 
-  // The chip: a button early in the Tab order (in the page's top nav, ui/page.py), drawn
+  // The chip: a button early in the Tab order (in the page's top nav, explorer/ui/page.py), drawn
   // fixed at the bottom right of the screen (static/style.css).
   function chip() {
     let c = document.getElementById("ae-step-chip");

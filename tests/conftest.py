@@ -37,7 +37,7 @@ def tokens() -> torch.Tensor:
 @pytest.fixture(scope="module")
 def resources():
     """(tokenizer, zoo) as the app loads them, with one torch thread like the server."""
-    import app
+    from explorer import app
 
     torch.set_num_threads(1)
     return app.load_resources()

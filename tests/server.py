@@ -35,7 +35,7 @@ def local_client(url: str):
 def serve(demo, queue: dict | None = None, **launch):
     """Launch a purpose-built Blocks app on a free port (queue and launch options as the
     test needs them, the app's documented limits otherwise); close it afterwards."""
-    import app
+    from explorer import app
 
     app.start_queue(demo, queue)
     port = free_port()
@@ -55,7 +55,7 @@ def app_url():
     if os.environ.get("AE_APP_URL"):
         yield os.environ["AE_APP_URL"].rstrip("/") + "/"
         return
-    import app
+    from explorer import app
 
     torch.set_num_threads(1)
     tok, zoo = app.load_resources()
@@ -155,7 +155,7 @@ def tabs_page(title: str, tok, zoo, tabs, share_link: bool = False):
     ``share_link``: also read a share link's query on load (Take it home's wiring)."""
     import gradio as gr
 
-    from ui.controls import build_knobs, build_sentence, finish_live
+    from explorer.ui.controls import build_knobs, build_sentence, finish_live
 
     with gr.Blocks(title=f"Attention Explorer ({title})", fill_width=True) as demo:
         text = build_sentence()
@@ -167,9 +167,9 @@ def tabs_page(title: str, tok, zoo, tabs, share_link: bool = False):
                 for label, tab_id, module in tabs:
                     with gr.Tab(label, id=tab_id, elem_id=f"tab-{tab_id}") as tab:
                         module.build(demo, tab, tok, zoo, panel)
-        finish_live(panel)  # the page's one live wiring (ui/controls.py)
+        finish_live(panel)  # the page's one live wiring (explorer/ui/controls.py)
         if share_link:
-            from ui import take_home_tab
+            from explorer.ui import take_home_tab
 
             take_home_tab.wire_share_link(demo, panel)
     return demo

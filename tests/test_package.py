@@ -1,7 +1,9 @@
-"""The package (issue 34): the wheel holds the app, every model the manifest lists, the
-tokenizer and the page's scripts under attention_explorer/, a .pth that puts that folder on
-sys.path, and the ``attention-explorer`` command; it stays under 100 MB. One test installs it
-into a fresh virtualenv, runs the command from outside the checkout and saves a head_view.
+"""The package (issues 34, 40): the wheel installs one import package, ``explorer`` (the page
+is ``explorer.ui``), with every model the manifest lists, the tokenizer and the page's
+scripts as its package data (``explorer/_data/``), and the ``attention-explorer`` command;
+nothing else on sys.path, no .pth; under 100 MB. One test installs it into a fresh
+virtualenv and, from a folder holding its own ``app.py`` and ``explorer/ui/`` package, runs the
+command and saves a head_view.
 
 The wheel is built offline (``pip wheel --no-build-isolation --no-deps``: hatchling from
 requirements-dev.txt, nothing fetched). The virtualenv sees this interpreter's packages (a
@@ -24,7 +26,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 MB = 10**6
-PREFIX = "attention_explorer/"
+PREFIX = "explorer/"
+DATA = PREFIX + "_data/"
 
 
 @pytest.fixture(scope="module")
@@ -46,36 +49,30 @@ def test_the_package_depends_on_what_requirements_txt_says():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["dependencies"] == requirement_lines(ROOT / "requirements.txt")
     assert "torch==2.13.0" in project["dependencies"]
-    assert project["scripts"]["attention-explorer"] == "ui.command:main_cli"
+    assert project["scripts"]["attention-explorer"] == "explorer.command:main_cli"
 
 
 def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
     assert wheel.stat().st_size < 100 * MB
     names = set(zipfile.ZipFile(wheel).namelist())
     files = json.loads((ROOT / "checkpoints" / "manifest.json").read_text())["files"]
-    shipped = {PREFIX + "checkpoints/" + name for name in files
-               if not name.startswith("study/")}
+    shipped = {DATA + "checkpoints/" + name for name in files}
     assert any(name.endswith(".safetensors") for name in shipped)
     assert shipped <= names, sorted(shipped - names)[:5]
-    for path in ["app.py", "checkpoints/tokenizer.json", "checkpoints/manifest.json",
-                 "checkpoints/causal-h4-rotary.safetensors", "static/live_grid.js",
-                 "static/live.js", "static/style.css", "static/notebook.js",
-                 "explorer/notebook.py", "explorer/models/zoo.py",
-                 "ui/explore_tab.py"]:
-        assert PREFIX + path in names, path
-    # Only the .pth and the metadata sit beside the folder: site-packages gets no top-level
-    # "app", "ui" or "static" of ours except through that one line.
+    for path in [DATA + "checkpoints/tokenizer.json", DATA + "static/live_grid.js",
+                 DATA + "static/live.js", DATA + "static/style.css", DATA + "static/notebook.js",
+                 PREFIX + "app.py", PREFIX + "command.py", PREFIX + "paths.py",
+                 PREFIX + "notebook.py", PREFIX + "models/zoo.py", PREFIX + "ui/explore_tab.py"]:
+        assert path in names, path
+    # One import name: nothing beside explorer/ but its metadata (no .pth, no "app", "ui")
     outside = {name for name in names if not name.startswith(PREFIX)}
-    assert {n for n in outside if ".dist-info/" not in n} == {"attention_explorer.pth"}
-    pth = zipfile.ZipFile(wheel).read("attention_explorer.pth").decode()
-    assert [line for line in pth.splitlines() if not line.startswith("#")] == [
-        "attention_explorer"]
+    assert all(".dist-info/" in n for n in outside), sorted(outside)
     for name in names:  # what stays in the checkout
-        assert not re.match(PREFIX + r"(tests|benchmarks|scripts|runs|artifacts)/", name), name
-        assert "__pycache__" not in name and "/study/" not in name, name
+        assert not re.match(r"(tests|benchmarks|scripts|runs|artifacts)/", name), name
+        assert "__pycache__" not in name, name
     entry = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
-    assert "attention-explorer = ui.command:main_cli" in entry
+    assert "attention-explorer = explorer.command:main_cli" in entry
 
 
 def see_our_packages(python: Path) -> None:
@@ -102,10 +99,18 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     assert run.returncode == 0, run.stderr
     for flag in ["--host", "--port", "--device", "--share"]:
         assert flag in run.stdout
-    probe = ("import app, explorer.models.zoo as z, ui.explore_tab as e; "
+    # a folder of the user's own with an app.py and a ui package: ours must not mind
+    (tmp_path / "app.py").write_text("raise SystemExit('the user app.py was imported')\n")
+    (tmp_path / "ui").mkdir()
+    (tmp_path / "ui" / "__init__.py").write_text("raise SystemExit('the user ui was imported')\n")
+    env["PYTHONPATH"] = str(tmp_path)
+    run = subprocess.run([str(env_dir / "bin" / "attention-explorer"), "--help"], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "--host" in run.stdout, run.stderr
+    probe = ("import explorer.app as a, explorer.models.zoo as z, explorer.ui.explore_tab as e; "
              "from explorer.notebook import head_view; "
              "v = head_view([[[[1.0, 0.0], [0.5, 0.5]]]], ['a', 'b']).save('v.html'); "
-             "print(app.__file__); print(z.CHECKPOINT_DIR); print(len(e.GRID_JS))")
+             "print(a.__file__); print(z.CHECKPOINT_DIR); print(len(e.GRID_JS))")
     run = subprocess.run([str(python), "-c", probe], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

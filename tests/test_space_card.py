@@ -23,7 +23,7 @@ def test_the_card_fits_the_hubs_limits():
 
 
 def test_the_command_says_where_it_runs_in_its_own_options():
-    import app
+    from explorer import app
 
     local = app.started_message(None, "127.0.0.1", 7860, share=False)
     assert "http://127.0.0.1:7860" in local and "--host 0.0.0.0" in local

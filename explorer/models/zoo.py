@@ -22,10 +22,11 @@ import torch
 from explorer.models.checkpoint import CheckpointError, load_model
 from explorer.models.config import ModelConfig
 from explorer.models.transformer import Transformer
+from explorer.paths import CHECKPOINTS
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
+CHECKPOINT_DIR = CHECKPOINTS
 NAME_RE = re.compile(r"^(causal|bidir)-h(\d+)-(none|sinusoidal|learned|rotary|alibi)$")
 OBJECTIVES = {"causal": "next-word (causal)", "bidir": "masked-word (bidirectional)"}
 DEFAULT_NAME = "causal-h4-rotary"

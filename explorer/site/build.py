@@ -18,9 +18,9 @@ from pathlib import Path
 
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, load_zoo
-from explorer.site.config import ROOT, site_config
+from explorer.paths import STATIC
+from explorer.site.config import site_config
 
-STATIC = ROOT / "static"
 # classic scripts, in the engine's load order (docs: /work/notes/engine_contract.md)
 ENGINE_ORDER = ("tokenizer.js", "model.js", "engine.js", "payload.js")
 DEFAULT_APP_URL = "README.md"  # the card below, which names the full app's repository

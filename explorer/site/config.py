@@ -1,6 +1,6 @@
 """The static page's configuration, read from the views (never retyped): the knobs' labels
 and choices (explorer/views/controls.py), the canvas colours (grid_payload.canvas_colors),
-the Start here steps (explorer/views/guided.py) and the grid's markup (ui/explore_tab.py's
+the Start here steps (explorer/views/guided.py) and the grid's markup (explorer/ui/explore_tab.py's
 GRID_HTML, read from its source: explorer never imports ui)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from explorer.views.engine_texts import engine_texts
 from explorer.views.grid_payload import canvas_colors, plain_status
 from explorer.views.guided import DEFAULTS, Step, default_path
 
-ROOT = Path(__file__).resolve().parents[2]
+UI = Path(__file__).resolve().parents[1] / "ui"  # explorer/ui/
 # The views a static page can draw with the browser's engine: Explore's grid and large head,
 # and Ablate's question (the guesses with heads switched off, ticked under the knobs).
 LIVE_TABS = ("explore", "ablate")
@@ -33,13 +33,13 @@ CONTROL_ORDER = ("objective", "heads", "pos", "mask", "scaling", "temperature", 
 
 
 def grid_html() -> str:
-    """GRID_HTML of ui/explore_tab.py, the markup static/live_grid.js expects."""
-    tree = ast.parse((ROOT / "ui" / "explore_tab.py").read_text(encoding="utf-8"))
+    """GRID_HTML of explorer/ui/explore_tab.py, the markup static/live_grid.js expects."""
+    tree = ast.parse((UI / "explore_tab.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "GRID_HTML" for t in node.targets):
             return ast.literal_eval(node.value)
-    raise LookupError("GRID_HTML not found in ui/explore_tab.py")
+    raise LookupError("GRID_HTML not found in explorer/ui/explore_tab.py")
 
 
 def _step(step: Step) -> dict:

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-WEB_MODULES = ("app", "gradio", "pandas", "ui")  # what a worker never loads
+WEB_MODULES = ("explorer.app", "explorer.ui", "gradio", "pandas")  # what a worker never loads
 
 
 def rss_kb() -> int:
@@ -146,7 +146,7 @@ def serve(run: Callable[[Channel, dict, Path, str], None] = train,
     torch.set_num_threads(1)  # a model this size: two threads are 3-7x slower than one
     import explorer.training.lab  # noqa: F401  (imported before "ready": the first run is quick)
 
-    web = sorted(m for m in sys.modules if m.split(".")[0] in WEB_MODULES)  # must be []
+    web = sorted(m for m in sys.modules if m.startswith(WEB_MODULES))  # must be []
     main = getattr(sys.modules.get("__main__"), "__file__", "") or ""
     web += [main] if Path(main).name == "app.py" else []
     channel.send({"ready": os.getpid(), "rss_kb": rss_kb(), "web_modules": web})

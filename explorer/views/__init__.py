@@ -1,6 +1,6 @@
 """What each view of the page shows for one request: control values in, figures and text out.
 
-One module per view, the UI-free function its ``ui/<view>_tab.py`` calls: Explore
+One module per view, the UI-free function its ``explorer/ui/<view>_tab.py`` calls: Explore
 (:mod:`.explore`, :mod:`.grid_payload`), Start here (:mod:`.guided`), Inside one head
 (:mod:`.inside`), Shapes (:mod:`.shapes`), Positional encodings (:mod:`.positional`),
 Lessons (:mod:`.lessons`), Compare, Ablate, Through the layers (:mod:`.layers`), Through
@@ -9,6 +9,6 @@ training (:mod:`.training`), Classify, the encoder-decoder (:mod:`.seq2seq`,
 :mod:`.share`). The knobs' values are read and checked in :mod:`.controls`, which also
 hands the page the few constants it needs from below (the box's limit, the tokens' help).
 
-May import: every other package of ``explorer``. Never gradio: ``ui/`` wires these to
-the page, and ``ui/`` reaches the rest of ``explorer`` only through this package.
+May import: every other package of ``explorer``. Never gradio: ``explorer/ui/`` wires these to
+the page, and ``explorer/ui/`` reaches the rest of ``explorer`` only through this package.
 """

@@ -17,7 +17,7 @@ from explorer.analysis.stages import Picked, pick
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import LAB_MODEL_NAME, checkpoint_name
 
-# What the page reads from the layers below, all through this module (``ui/`` imports only
+# What the page reads from the layers below, all through this module (``explorer/ui/`` imports only
 # from ``explorer.views``): the sentence box's limit, the tokens' explanation, plurals.
 __all__ = ["BOX_CHARS", "EMPTY_STATE", "HEADS", "LAB_OBJECTIVE", "MASK_CHOICES", "MAX_CHARS",
            "OBJECTIVES",

@@ -1,6 +1,6 @@
 """What the explorer page shows for one request: control values in, figures and text out.
 
-The UI (``ui/explore_tab.py``) only declares components and wires their events to
+The UI (``explorer/ui/explore_tab.py``) only declares components and wires their events to
 :func:`run_request` + :func:`live_rest` (the figures shown once typing pauses, as plain
 dicts) and :func:`explore` (the ``/explore`` API, as ``go.Figure``); the grid that follows
 each keystroke is :mod:`explorer.views.grid_payload`. This module turns the control values into

@@ -8,7 +8,7 @@ those heads by name; where it found none, the step says so instead of pretending
 
 Each step also names the figures of its view that it is about (``figures``: elem ids, the
 first one the key figure): the view shows them first, under the step's question, so that
-they are on the first screen of a laptop, a projector and a phone (ui/step_bar.py).
+they are on the first screen of a laptop, a projector and a phone (explorer/ui/step_bar.py).
 
 Pure data and functions: no gradio, no torch, no user text in any string here. The numbers
 a step quotes about the model come from its evaluation or from

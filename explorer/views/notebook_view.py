@@ -23,10 +23,11 @@ from typing import Any
 
 import numpy as np
 
+from explorer.paths import STATIC as STATIC_DIR
 from explorer.views.grid_payload import canvas_colors, grid_fields
 
 # Next to explorer/ in the checkout and in the installed package alike (pyproject.toml).
-STATIC = Path(__file__).resolve().parents[2] / "static"
+STATIC = STATIC_DIR
 FALLBACK = ("Drawing the attention… If this line stays, the output's script did not run: "
             "in Jupyter, trust the notebook (File → Trust) or run the cell again.")
 CSS = """

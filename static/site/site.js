@@ -108,7 +108,7 @@
   function mountGrid(source, holder, view, server) {
     const element = document.createElement("div");
     element.className = "ae-grid-box";
-    element.innerHTML = CONFIG.gridHtml; // our own constant markup (ui/explore_tab.py)
+    element.innerHTML = CONFIG.gridHtml; // our own constant markup (explorer/ui/explore_tab.py)
     element.querySelector("[data-view]").dataset.view = view;
     holder.appendChild(element);
     new Function("element", "server", "trigger", "props", "upload", "watch", source)(

@@ -287,8 +287,8 @@ def test_api_training_empty_text(client):
 
 def test_tab_without_snapshots_or_with_bad_controls_explains(tok):
     from explorer.analysis.snapshots import SnapshotSet
+    from explorer.ui.training_tab import compute
     from explorer.views.training import NO_SNAPSHOTS
-    from ui.training_tab import compute
 
     assert compute(SnapshotSet(NAME, (), ()), tok, TEXT, CONTROLS, 0)[0] == NO_SNAPSHOTS
     bad = list(CONTROLS)

@@ -73,7 +73,7 @@ def test_the_seeded_stand_in_goes_to_the_device_too(tmp_path):
 
 
 def test_app_help_names_the_device_option(capsys):
-    import app
+    from explorer import app
 
     with pytest.raises(SystemExit) as info:
         app.main(["--help"])
@@ -83,7 +83,7 @@ def test_app_help_names_the_device_option(capsys):
 
 
 def test_app_refuses_a_bad_device_with_a_message_not_a_traceback(capsys):
-    import app
+    from explorer import app
 
     with pytest.raises(SystemExit) as info:
         app.main(["--device", "gpu"])

@@ -145,7 +145,7 @@ def test_the_queue_does_not_rebuild_gradio_analytics_after_every_event():
 
     import gradio as gr
 
-    import app
+    from explorer import app
 
     with gr.Blocks() as demo:
         gr.Button()

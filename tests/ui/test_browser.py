@@ -66,7 +66,7 @@ def status(page) -> str:
 def type_and_settle(page, sentence: str | None, expect: str | None = None) -> list[np.ndarray]:
     """Type ``sentence`` one key at a time (None: it is typed already), then wait until the
     page shows the whole of ``expect`` (default: the sentence)."""
-    from app import CHECKPOINT_DIR
+    from explorer.app import CHECKPOINT_DIR
     from explorer.models.tokenizer import Tokenizer
 
     expect = sentence if expect is None else expect
@@ -208,7 +208,7 @@ def test_the_grid_works_from_the_keyboard(page):
 
 def test_clicking_a_shared_example_updates_the_open_tab(page):
     """An example fills the box without a keystroke; the open tab must still follow it."""
-    from ui.controls import EXAMPLES
+    from explorer.ui.controls import EXAMPLES
 
     page.locator("#examples").get_by_text("Examples that show something").click()
     example = EXAMPLES[1]
@@ -221,7 +221,7 @@ def test_clicking_a_shared_example_updates_the_open_tab(page):
 
 def _live_dependencies(page) -> dict[int, str]:
     """fn_index -> "view:event" of each view's live events: the events of its hidden anchor
-    ``ae-live-<view>`` (ui/controls.py wire_live), which static/live.js starts."""
+    ``ae-live-<view>`` (explorer/ui/controls.py wire_live), which static/live.js starts."""
     config = page.evaluate("() => fetch('config').then(r => r.json())")
     ids = {c["id"]: c.get("props", {}).get("elem_id") for c in config["components"]}
     return {d["id"]: f"{ids[t[0]][len('ae-live-'):]}:{t[1]}"

@@ -1,4 +1,5 @@
-"""The class's join link as a QR code (ui/class_route.py ``qr``): drawn for that class's own
+"""The class's join link as a QR code (explorer/ui/class_route.py ``qr``): drawn for that class's
+own
 link only, so the route is no general QR service, and never for an unknown class."""
 
 from __future__ import annotations

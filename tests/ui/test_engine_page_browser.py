@@ -57,7 +57,7 @@ def type_and_wait(page, text: str) -> dict:
 
 
 def server_payload(text: str) -> dict:
-    import app
+    from explorer import app
 
     tok, zoo = app.load_resources() if not hasattr(server_payload, "r") else server_payload.r
     server_payload.r = (tok, zoo)

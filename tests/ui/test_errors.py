@@ -1,4 +1,4 @@
-"""ui/errors.guarded: the one way a view's update fails."""
+"""explorer/ui/errors.guarded: the one way a view's update fails."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import logging
 
 import gradio as gr
 
+from explorer.ui.errors import FAILED, guarded
 from explorer.views.controls import BadControl
-from ui.errors import FAILED, guarded
 
 
 def test_a_refused_knob_says_why_and_anything_else_is_logged_not_shown(caplog):

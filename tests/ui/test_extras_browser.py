@@ -16,6 +16,7 @@ import gradio as gr
 import numpy as np
 import pytest
 
+from explorer.ui.take_home_tab import EXPORT_WIDTH
 from tests.server import (  # noqa: F401  (browser: a fixture)
     DRAWN,
     GRID_DRAWN,
@@ -25,7 +26,6 @@ from tests.server import (  # noqa: F401  (browser: a fixture)
     serve,
     tabs_page,
 )
-from ui.take_home_tab import EXPORT_WIDTH
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -36,7 +36,7 @@ TABS = [("Through the layers", "layers"), ("Through training", "training"),
 
 
 def build_extras_app(tok, zoo) -> gr.Blocks:
-    from ui import explore_tab, layers_tab, take_home_tab, training_tab
+    from explorer.ui import explore_tab, layers_tab, take_home_tab, training_tab
 
     return tabs_page("extra tabs", tok, zoo, [
         ("Explore", "explore", explore_tab), ("Through the layers", "layers", layers_tab),

@@ -1,4 +1,4 @@
-"""ui/fast_import.py: app.py imports gradio without its stub writer, with IPython marked
+"""explorer/ui/fast_import.py: app.py imports gradio without its stub writer, with IPython marked
 absent and the cycle collector paused until the imports are done; gradio still works.
 Each check runs in a fresh interpreter: in this one gradio is imported already."""
 
@@ -11,10 +11,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import gc, json, sys
-import app
+from explorer import app
 import gradio as gr
 import gradio.component_meta as meta
-import ui.fast_import as fast
+import explorer.ui.fast_import as fast
 with gr.Blocks() as demo:  # components still build after the change
     box = gr.Textbox("hello")
 try:
@@ -47,7 +47,7 @@ def test_imported_after_gradio_it_changes_nothing():
     got = run_probe("""
 import gc, json, gradio, gradio.component_meta as meta
 before = meta.create_or_modify_pyi
-import ui.fast_import as fast
+import explorer.ui.fast_import as fast
 print(json.dumps({"installed": fast.install(), "same": meta.create_or_modify_pyi is before,
                   "gc_enabled": gc.isenabled()}))
 """)

@@ -23,8 +23,8 @@ import httpx
 import numpy as np
 import pytest
 
-import app
-import ui.controls
+import explorer.ui.controls
+from explorer import app
 from explorer.analysis.run import MAX_CHARS, prepare
 from explorer.figures.labels import EMPTY, SPACE, axis_labels
 from explorer.views.controls import BOX_CHARS, EMPTY_STATE, Controls
@@ -288,14 +288,14 @@ def test_no_component_renders_user_text_as_html_and_none_takes_files(resources):
     htmls = [c for c in outputs if isinstance(c, gr.HTML)]
     grid = next(c for c in demo.blocks.values() if getattr(c, "elem_id", None) == "grid")
     htmls = [grid, *(c for c in htmls if c is not grid)]
-    # The others are the live loop's hidden anchors (ui/controls.py): their only value is a
+    # The others are the live loop's hidden anchors (explorer/ui/controls.py): their only value is a
     # stamp the server makes (a number), the last output of each view's wrapped update.
     anchors = [c for c in htmls if c.elem_id != "grid"]
     assert anchors and all(c.elem_id.startswith("ae-live-") for c in anchors)
     for fn in fed_by_text:
         for c in fn.outputs:
             if c in anchors:
-                stamped = ui.controls._stamped(print, 1).__code__
+                stamped = explorer.ui.controls._stamped(print, 1).__code__
                 assert fn.outputs[-1] is c and fn.fn.__code__ is stamped
     assert not any(mark in c.html_template for c in htmls for mark in ("${", "{{"))
     script = (Path(app.__file__).parent / "static" / "live_grid.js").read_text()
@@ -360,7 +360,8 @@ SECRET = "secret-internal-detail /srv/app/weights"
 def patch_explore(monkeypatch, replacement) -> list[str]:
     """Replace ``explorer.views.explore.explore`` wherever the UI imported it
     (``from explorer.views.explore import explore`` binds a module global: app.py once,
-    ui/explore_tab.py now). The app is built afterwards, so even a closure that captured the
+    explorer/ui/explore_tab.py now). The app is built afterwards, so even a closure that captured
+    the
     function sees the replacement."""
     import explorer.views.explore
 

@@ -30,7 +30,7 @@ def slider(page, elem_id: str) -> str:
 
 
 def test_the_pointer_opens_the_induction_head_and_the_table_names_it(page, app_url):  # noqa: F811
-    from app import build_app  # noqa: F401  (the shipped zoo, as the server loads it)
+    from explorer.app import build_app  # noqa: F401  (the shipped zoo, as the server loads it)
 
     page.goto(app_url)
     page.wait_for_function(GRID_DRAWN, timeout=60000)  # (a cold server, two trainings)

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 from gradio_client.utils import QueueError
 
-import app
+from explorer import app
 from explorer.models.zoo import NAME_RE
 from explorer.views.controls import (
     HEADS,
@@ -203,7 +203,7 @@ def test_the_explore_capture_itself_is_isolated_across_threads(resources):
 
 def patch_explore(monkeypatch, replacement) -> None:
     """Replace ``explorer.views.explore.explore`` wherever the UI imported it (app.py once,
-    ui/explore_tab.py now), before the app is built."""
+    explorer/ui/explore_tab.py now), before the app is built."""
     original = sys.modules["explorer.views.explore"].explore
     patched = [name for name, module in list(sys.modules.items())
                if name != __name__ and getattr(module, "explore", None) is original]

@@ -1,4 +1,4 @@
-"""The Lab tab in a real Chromium (ui/lab_tab.py): press Train with a few steps and watch
+"""The Lab tab in a real Chromium (explorer/ui/lab_tab.py): press Train with a few steps and watch
 the status, the curves, the grid of heads and the class's table change; Stop ends a long
 run at once. The page is purpose-built (the sentence box, the knobs and the Lab) and its
 runner keeps its cache in a folder of its own."""
@@ -16,8 +16,8 @@ GRID = "() => (document.querySelector('#lab-grid canvas') || {}).__aeGrid || {}"
 
 @pytest.fixture(scope="module")
 def lab_url(resources, tmp_path_factory):
+    from explorer.ui import lab_tab
     from explorer.views.lab import LabRunner
-    from ui import lab_tab
 
     runner = LabRunner(tmp_path_factory.mktemp("lab-cache"), workers=1)
     original = lab_tab.build

@@ -1,4 +1,4 @@
-"""The Lab for a class in a real Chromium (ui/lab_tab.py, explorer/training/lab_runner.py):
+"""The Lab for a class in a real Chromium (explorer/ui/lab_tab.py, explorer/training/lab_runner.py):
 two pages that press Train with the same settings watch one training (the second is told
 so); when one page closes the training goes on for the other; when the last closes, the
 training is cancelled (nobody watches it any more)."""
@@ -17,8 +17,8 @@ STATUS = "() => document.querySelector('#lab-status').innerText"
 
 @pytest.fixture(scope="module")
 def lab(resources, tmp_path_factory):
+    from explorer.ui import lab_tab
     from explorer.views.lab import LabRunner
-    from ui import lab_tab
 
     runner = LabRunner(tmp_path_factory.mktemp("lab-cache"), workers=1)
     original = lab_tab.build

@@ -1,4 +1,5 @@
-"""'Open my model' in a real Chromium (ui/lab_tab.py, ui/lab_session.py): train a Lab model
+"""'Open my model' in a real Chromium (explorer/ui/lab_tab.py, explorer/ui/lab_session.py): train
+a Lab model
 with a few steps, open it, and the Model knob offers "my Lab model", chosen, with the Lab's
 sequence said twice in words as the sentence; Explore's grid (the keystroke path) draws the
 sentence a student types in the Lab's words, says which word it does not know; Inside one
@@ -29,9 +30,9 @@ LAB = "my Lab model"
 def lab_page(tok, zoo, runner):
     import gradio as gr
 
-    from ui import ablate_tab, compare_tab, explore_tab, inside_tab, lab_tab, take_home_tab
-    from ui.classroom import ClassroomBlocks
-    from ui.controls import build_knobs, build_sentence, finish_live
+    from explorer.ui import ablate_tab, compare_tab, explore_tab, inside_tab, lab_tab, take_home_tab
+    from explorer.ui.classroom import ClassroomBlocks
+    from explorer.ui.controls import build_knobs, build_sentence, finish_live
 
     tabs = [("Explore", "explore", explore_tab.build),
             ("Inside one head", "inside", inside_tab.build),

@@ -1,4 +1,5 @@
-"""A student's opened Lab model goes with their session (ui/lab_session.py, ui/sessions.py):
+"""A student's opened Lab model goes with their session (explorer/ui/lab_session.py,
+explorer/ui/sessions.py):
 the app's registry is made once and hooked to the page's unload and to the session sweep,
 which hands it the sessions the server still keeps (idle and pushed-out ones are not)."""
 
@@ -8,8 +9,8 @@ import datetime
 
 import gradio as gr
 
-from ui.lab_session import registry
-from ui.sessions import ClassroomStateHolder
+from explorer.ui.lab_session import registry
+from explorer.ui.sessions import ClassroomStateHolder
 
 
 class Opened:

@@ -30,8 +30,8 @@ OBSERVE = """() => { window.__aeLong = [];
 
 @pytest.fixture(scope="module")
 def lab(resources, tmp_path_factory):
+    from explorer.ui import lab_tab
     from explorer.views.lab import LabRunner
-    from ui import lab_tab
 
     runner = LabRunner(tmp_path_factory.mktemp("lab-cache"), workers=1)
 

@@ -34,7 +34,7 @@ VIEWS = [
 
 
 def n_tokens(sentence: str) -> int:
-    from app import CHECKPOINT_DIR
+    from explorer.app import CHECKPOINT_DIR
     from explorer.models.tokenizer import Tokenizer
 
     return len(Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json").token_pieces(sentence))

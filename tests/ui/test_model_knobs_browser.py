@@ -17,7 +17,7 @@ KNOBS = """() => ({
 
 
 def test_a_mask_example_switches_to_the_masked_word_model(browser, app_url):  # noqa: F811
-    from ui.controls import EXAMPLES
+    from explorer.ui.controls import EXAMPLES
 
     example = next(e for e in EXAMPLES if "[mask]" in e)
     page = browser.new_page(viewport={"width": 1366, "height": 900})

@@ -83,7 +83,7 @@ VIEWS = [
     ("Take it home", "export", SHARED, "#export-head", "#export-status"),
 ]
 # Views with no update of their own in the live loop (no wire_live: the step's text, the
-# Lab's runs); the others mount a hidden anchor (ui/controls.py) when first opened.
+# Lab's runs); the others mount a hidden anchor (explorer/ui/controls.py) when first opened.
 NOT_LIVE = {"start", "lab"}
 SHOT_VIEWS = {"Explore", "Ablate", "Compare", "Inside one head", "Through the layers"}
 

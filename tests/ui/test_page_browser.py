@@ -121,7 +121,7 @@ def test_a_projector_screen_gets_big_screen_by_itself(browser, app_url):  # noqa
 
 
 def test_phone_knobs_views_and_figures(browser, app_url):  # noqa: F811
-    import app
+    from explorer import app
 
     page = open_page(browser, app_url, **PHONE)
     try:

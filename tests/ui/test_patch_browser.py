@@ -39,7 +39,7 @@ PATCHED_GUESS = """() => {
 
 @pytest.fixture(scope="module")
 def patch_url(resources):
-    from ui import patch_tab, take_home_tab
+    from explorer.ui import patch_tab, take_home_tab
 
     with serve(tabs_page("patch", *resources, [("Patch", "patch", patch_tab),
                                                ("Take it home", "export", take_home_tab)],

@@ -78,7 +78,7 @@ def test_the_ablation_ranking_fits_a_phone(browser, app_url):  # noqa: F811
 
 
 def test_the_grid_begins_on_the_first_screen(browser, app_url):  # noqa: F811
-    """The tab menu is one row (ui/page.py): the grid's first squares are on the first
+    """The tab menu is one row (explorer/ui/page.py): the grid's first squares are on the first
     screen, above the knobs drawer's bar (it began at y = 948, under 7 rows of tabs)."""
     page = browser.new_page(**PHONE)
     try:

@@ -3,8 +3,8 @@
 Measured before: four sessions posting 150 Patch joins each got 516 events into Gradio's
 one line of 512, and every other student's Patch and Take it home was answered 503
 "Queue is full"; a 1 MB sentence was accepted by Patch. Now a session holds at most
-``QUEUED_PER_SESSION`` waiting events and joins at ``JOINS_PER_S`` (ui/client_guard.py),
-Patch has its own line (ui/patch_tab.py), and every text is cut on the server. The flood
+``QUEUED_PER_SESSION`` waiting events and joins at ``JOINS_PER_S`` (explorer/ui/client_guard.py),
+Patch has its own line (explorer/ui/patch_tab.py), and every text is cut on the server. The flood
 and the class are benchmarks/queue_flood.py's, all from ONE address (X-Forwarded-For,
 trusted from this machine), loops bounded, local addresses only."""
 
@@ -16,8 +16,8 @@ import uuid
 import httpx
 
 from benchmarks.queue_flood import SCHOOL, _join, events, flood
+from explorer.ui.client_guard import QUEUED_PER_SESSION
 from tests.server import app_url  # noqa: F401  (fixture)
-from ui.client_guard import QUEUED_PER_SESSION
 
 
 def test_a_class_of_30_is_answered_through_two_floods_with_no_503(app_url):  # noqa: F811

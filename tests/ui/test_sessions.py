@@ -1,5 +1,5 @@
 """Sessions and the client guard: a flood of fresh sessions neither grows memory nor
-starves the class (issue 16; ``ui/sessions.py``, ``ui/client_guard.py``).
+starves the class (issue 16; ``explorer/ui/sessions.py``, ``explorer/ui/client_guard.py``).
 
 The server tests run the real app (``app.build_app``, launched as ``app.main`` launches it)
 in this process, so that they can look at what the server keeps. Each uses addresses of
@@ -22,15 +22,15 @@ import gradio as gr
 import httpx
 import pytest
 
-from tests.server import free_port
-from ui.client_guard import (
+from explorer.ui.client_guard import (
     NEW_SESSION_BURST,
     NEW_SESSIONS_PER_S,
     RateLimiter,
     client_address,
     proxy_hops,
 )
-from ui.sessions import ClassroomStateHolder, LeanSessionState, install
+from explorer.ui.sessions import ClassroomStateHolder, LeanSessionState, install
+from tests.server import free_port
 
 GRID_PATH = "gradio_api/component_server/"
 KEYSTROKE_GROWTH_MB = 30  # 300 fresh-session keystrokes (before: ~135 MB)
@@ -141,7 +141,7 @@ def test_a_lean_session_behaves_like_gradios_and_the_holder_caps_and_expires():
 @pytest.fixture(scope="module")
 def served(resources):
     """The real app, launched as app.main launches it: (url, demo)."""
-    import app
+    from explorer import app
 
     demo = app.build_app(*resources)
     app.start_queue(demo)
@@ -178,7 +178,7 @@ def _rss_mb() -> float:
 
 
 def test_fresh_session_keystrokes_keep_nothing(served):
-    import app
+    from explorer import app
 
     url, demo = served
     assert isinstance(demo.server_app.state_holder, ClassroomStateHolder)

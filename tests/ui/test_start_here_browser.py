@@ -11,9 +11,9 @@ import io
 
 import pytest
 
+from explorer.ui.guided_tab import TITLES
 from explorer.views.guided import default_path
 from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
-from ui.guided_tab import TITLES
 
 LAPTOP = dict(viewport={"width": 1366, "height": 900})
 PROJECTOR = dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5)

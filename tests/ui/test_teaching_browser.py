@@ -30,7 +30,7 @@ TABS = [("Inside one head", "inside"), ("Shapes", "shapes"),
 
 
 def build_teaching_app(tok, zoo) -> gr.Blocks:
-    from ui import inside_tab, lessons_tab, positional_tab, shapes_tab
+    from explorer.ui import inside_tab, lessons_tab, positional_tab, shapes_tab
 
     return tabs_page("teaching tabs", tok, zoo, [
         ("Inside one head", "inside", inside_tab), ("Shapes", "shapes", shapes_tab),

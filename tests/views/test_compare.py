@@ -42,7 +42,7 @@ def small(tok, **overrides):
 
 def build_tabs_app(tok, zoo) -> gr.Blocks:
     """The shared sentence box and knobs plus the Compare and Ablate tabs."""
-    from ui import ablate_tab, compare_tab
+    from explorer.ui import ablate_tab, compare_tab
 
     return tabs_page("compare, ablate", tok, zoo, [("Compare", "compare", compare_tab),
                                                   ("Ablate", "ablate", ablate_tab)])
@@ -52,7 +52,7 @@ def build_tabs_app(tok, zoo) -> gr.Blocks:
 def tabs_url():
     from pathlib import Path
 
-    from ui.controls import LIVE_HEAD
+    from explorer.ui.controls import LIVE_HEAD
 
     torch.set_num_threads(1)
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")

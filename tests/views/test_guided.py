@@ -15,7 +15,7 @@ FOUND = {"previous_token": {"best": {"layer": 1, "head": 0, "score": 0.55}, "eme
 
 @pytest.mark.parametrize("evaluation", [FOUND, None])
 def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(evaluation):
-    import app
+    from explorer import app
 
     tab_ids = {tab_id for _, tab_id, _ in app.TABS}
     path = steps(evaluation)
@@ -28,8 +28,8 @@ def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(eval
 
 
 def test_the_tab_titles_the_steps_open_are_the_pages_own():
-    import app
-    from ui.guided_tab import TITLE, TITLES
+    from explorer import app
+    from explorer.ui.guided_tab import TITLE, TITLES
 
     shown = {tab_id: title for title, tab_id, _ in app.TABS}
     assert all(shown[tab_id] == title for tab_id, title in TITLES.items())

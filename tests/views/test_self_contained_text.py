@@ -11,7 +11,7 @@ import pytest
 from explorer.analysis import shapes
 from explorer.analysis.shapes import split_rows
 from explorer.figures.classify import StripRow, colour_key, evidence_strip
-from ui import lessons_tab, shapes_tab
+from explorer.ui import lessons_tab, shapes_tab
 
 TEXTS = {
     **{f"lessons {n}": getattr(lessons_tab, f"TEXT{n}") for n in range(1, 7)},

@@ -1,0 +1,118 @@
+"""The Compare tab: two configurations side by side on the same sentence.
+
+Left = the shared knobs; right = a compact second set of knobs inside this tab. Shows the
+selected head in both, right − left, the mean |difference| per head and both sets of
+guesses. "Swap" exchanges the two sides (the knobs get the right's values and the right
+gets the knobs'); "Copy left → right" makes them equal, a zero-difference starting point.
+A student's own Lab model ("my Lab model" on the Model knob, ``explorer/ui/lab_session.py``) can
+be either side, against a zoo model: Swap and Copy offer it to the right side's Model too.
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from explorer.ui.controls import Panel, wire_live
+from explorer.ui.errors import guarded
+from explorer.ui.lab_session import registry, sources
+from explorer.ui.step_bar import declare as step_bar
+from explorer.views.compare import compare_view
+from explorer.views.controls import (
+    HEADS,
+    LAB_OBJECTIVE,
+    MASK_CHOICES,
+    OBJECTIVES,
+    POSITIONAL,
+    SCALE_CHOICES,
+    TEMPERATURE_RANGE,
+    parse_controls,
+)
+
+TAB = "compare"
+
+INTRO = """**Left** uses the knobs (the Knobs panel); **right** uses the knobs just below. Both read
+your sentence, and the selected *Layer*/*Head* is shown for both. In the difference,
+**red** means the right configuration puts more weight there and **blue** means the left
+one does; white is no change."""
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
+    gr.Markdown(INTRO, elem_classes="caption-text")
+    with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
+        with gr.Row(equal_height=False):
+            objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
+                                 elem_id="cmp-objective", min_width=220)
+            heads = gr.Radio(list(HEADS), value=4, label="Heads per layer",
+                             elem_id="cmp-heads", min_width=160)
+            pos = gr.Dropdown(list(POSITIONAL), value="rotary", label="Positional encoding",
+                              elem_id="cmp-pos", min_width=160)
+        with gr.Row(equal_height=False):
+            mask = gr.Radio(list(MASK_CHOICES), value="off", label="Causal mask",
+                            elem_id="cmp-mask", min_width=200)
+            scaling = gr.Radio(list(SCALE_CHOICES), value="1/√d_head", label="Scaling",
+                               elem_id="cmp-scaling", min_width=220)
+            temperature = gr.Slider(*TEMPERATURE_RANGE, value=1.0, step=0.05,
+                                    label="Temperature", elem_id="cmp-temperature",
+                                    min_width=160)
+        with gr.Row():
+            swap = gr.Button("⇄ Swap left and right", size="sm", elem_id="cmp-swap")
+            copy = gr.Button("Copy left → right", size="sm", elem_id="cmp-copy")
+    # a step sets the right side too (step 6: the same model, scaling off)
+    bar.own.update(objective=objective, heads=heads, pos=pos, mask=mask, scaling=scaling,
+                   temperature=temperature)
+    status = gr.Markdown(elem_id="cmp-status")
+    with gr.Row(equal_height=False):
+        left_head = gr.Plot(show_label=False, elem_id="cmp-left", min_width=300)
+        right_head = gr.Plot(show_label=False, elem_id="cmp-right", min_width=300)
+    with gr.Row(equal_height=False):
+        difference = gr.Plot(show_label=False, elem_id="cmp-diff", min_width=300, scale=3)
+        per_head = gr.Plot(show_label=False, elem_id="cmp-per-head", min_width=260, scale=2)
+    predictions = gr.Plot(show_label=False, elem_id="cmp-predictions")
+    api = gr.Button("compare", visible=False)  # the API endpoint: no open-tab check
+
+    right = [objective, heads, pos, mask, scaling, temperature]
+    left = [panel.objective, panel.heads, panel.pos, panel.mask, panel.scaling,
+            panel.temperature]
+    inputs = [panel.text, *left, panel.layer, panel.head, panel.theme, *right]
+    outputs = [left_head, right_head, difference, per_head, predictions, status]
+
+    models = registry(demo, zoo)  # "my Lab model": the session's own
+
+    @guarded("compare", lambda message: (None, None, None, None, None, message))
+    def compute(request: gr.Request, text, *values):
+        a = parse_controls(*values[:9])
+        b = parse_controls(*values[9:15], a.layer, a.head, a.theme)
+        v = compare_view(zoo, tok, text, a, b,
+                         sources=[sources(models, request, zoo, tok, c, text) for c in (a, b)])
+        return v.left_head, v.right_head, v.difference, v.per_head, v.predictions, v.status
+
+    def shown(request: gr.Request, text, *values):
+        """The page's update: the difference figures hidden when there is none (two models
+        that read the sentence as different tokens), not left as empty boxes."""
+        out = list(compute(request, text, *values))
+        for i in (2, 3):
+            out[i] = gr.Plot(value=out[i], visible=out[i] is not None or out[0] is None)
+        return out
+
+    # A Swap changes up to twelve values; their triggers all click one always_last update.
+    wire_live(panel, TAB, dict(fn=shown, inputs=inputs, outputs=outputs),
+              extra=[c.change for c in right])
+    api.click(compute, inputs, outputs, api_name="compare")
+
+    def right_model(value):
+        """The right side's Model: a Lab model needs its choice there (this session's)."""
+        if value == LAB_OBJECTIVE:
+            return gr.Radio(choices=[*OBJECTIVES, LAB_OBJECTIVE], value=value)
+        return value
+
+    def swap_sides(*values):
+        return (*values[6:], right_model(values[0]), *values[1:6])
+
+    def copy_sides(*values):
+        return (right_model(values[0]), *values[1:])
+
+    swap.click(swap_sides, [*left, *right], [*left, *right], api_name="compare_swap",
+               show_progress="hidden")
+    copy.click(copy_sides, left, right, api_name="compare_copy", show_progress="hidden")

@@ -1,0 +1,125 @@
+"""What the browser engine needs, served by the app (issue 38): the engine's scripts
+(static/engine/*.js), the tokenizer, the zoo's 21 language models and the caption's texts.
+
+One ASGI middleware answers ``GET <prefix>/<version>/<file>`` for a fixed list of files and
+passes every other request on; nothing a request names is ever joined to a path. A file's URL
+carries its sha256 (checkpoints/manifest.json for the weights, computed for the rest), so it
+is served ``Cache-Control: immutable`` for a year: a student's browser fetches a model once.
+The texts (explorer/views/engine_texts.py) are built on first request, kept, and revalidated
+by ETag; a file is read from disk per request in a worker thread (the OS keeps it cached).
+
+:func:`head` is the page's part: the scripts in the engine's load order and the URLs.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+
+import anyio
+
+from explorer.paths import CHECKPOINTS, STATIC
+from explorer.views.controls import Controls
+from explorer.views.engine_texts import engine_texts
+
+ENGINE = STATIC / "engine"
+PREFIX = "/ae-engine/"
+SCRIPTS = ("tokenizer.js", "model.js", "engine.js", "payload.js")
+TEXTS = "engine_texts.json"
+IMMUTABLE = b"public, max-age=31536000, immutable"
+TYPES = {".js": b"text/javascript; charset=utf-8", ".json": b"application/json",
+         ".safetensors": b"application/octet-stream"}
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def files() -> dict[str, Path]:
+    """``"<sha12>/<name>"`` -> file, for every file served (the scripts that exist, the
+    tokenizer, the zoo's language models named in the manifest)."""
+    manifest = json.loads((CHECKPOINTS / "manifest.json").read_text())["files"]
+    out = {}
+    for name, sha in manifest.items():
+        stem = name.removesuffix(".safetensors")
+        if "/" not in name and stem != name and stem.split("-")[0] in ("causal", "bidir") \
+                and (CHECKPOINTS / name).exists():
+            out[f"{sha[:12]}/{name}"] = CHECKPOINTS / name
+    for name in (*SCRIPTS, "tokenizer.json"):
+        path = (ENGINE if name.endswith(".js") else CHECKPOINTS) / name
+        if path.exists():
+            out[f"{_sha(path)[:12]}/{name}"] = path
+    return out
+
+
+def urls() -> dict[str, str]:
+    """The engine's ``configure({urls})``: name -> URL relative to the page."""
+    return {(name.removesuffix(".safetensors")): PREFIX.lstrip("/") + key
+            for key, name in ((k, k.split("/", 1)[1]) for k in files())}
+
+
+def head() -> str:
+    """The page's engine: its scripts, then where its models and texts are."""
+    where = urls()
+    tags = [f'<script src="{where[name]}"></script>' for name in SCRIPTS if name in where]
+    config = json.dumps({"urls": where, "texts": PREFIX.lstrip("/") + TEXTS,
+                         "model": Controls().checkpoint()})
+    # Gradio adds the head's scripts to the page itself: they load in any order, after this
+    # one, so it waits for the four. Then the default model, the tokenizer and the texts
+    # once the page is idle (an empty run loads all three); other models on first use.
+    tags.append("<script>(() => { const c = " + config + "; let tries = 0;"
+                " const start = () => { const AE = globalThis.AttentionExplorer || {};"
+                " if (!(AE.tokenizer && AE.model && AE.engine && AE.payload)) {"
+                " if (++tries < 600) setTimeout(start, 100); return; }"
+                " AE.engine.configure({urls: c.urls});"
+                " AE.payload.configure({textsUrl: c.texts}); AE.gridInBrowser = true;"
+                " const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));"
+                " idle(() => { AE.engine.runTyped('', {model: c.model}).catch(() => {});"
+                " AE.payload.texts().catch(() => {}); }); }; start(); })();</script>")
+    return "\n".join(tags)
+
+
+@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
+def _texts() -> tuple[bytes, bytes]:
+    body = json.dumps(engine_texts(), ensure_ascii=False).encode()
+    return body, b'"' + hashlib.sha256(body).hexdigest()[:16].encode() + b'"'
+
+
+class EngineFiles:
+    """ASGI middleware: the engine's files under :data:`PREFIX`, all else passed on."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if not path.startswith(PREFIX) or scope.get("method") not in ("GET", "HEAD"):
+            return await self.app(scope, receive, send)
+        key = path[len(PREFIX):]
+        headers = dict(scope.get("headers") or [])
+        if key == TEXTS:
+            body, etag = _texts()
+            if headers.get(b"if-none-match") == etag:
+                return await self._send(send, 304, b"", [(b"etag", etag)], scope)
+            return await self._send(send, 200, body, [
+                (b"content-type", TYPES[".json"]), (b"etag", etag),
+                (b"cache-control", b"no-cache")], scope)
+        file = files().get(key)
+        if file is None:
+            return await self._send(send, 404, b"Not found", [
+                (b"content-type", b"text/plain")], scope)
+        # read in a worker thread: a model is a few MB, and the event loop serves the class
+        body = await anyio.to_thread.run_sync(file.read_bytes)
+        return await self._send(send, 200, body, [
+            (b"content-type", TYPES[file.suffix]), (b"cache-control", IMMUTABLE)], scope)
+
+    @staticmethod
+    async def _send(send, status: int, body: bytes, headers: list, scope) -> None:
+        headers = [*headers, (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body",
+                    "body": b"" if scope.get("method") == "HEAD" else body})

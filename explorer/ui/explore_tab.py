@@ -1,0 +1,136 @@
+"""The Explore tab: every head at once, one head large, the head view, the guesses.
+
+The grid of every head is the page's own canvas (``static/live_grid.js``, data from
+:mod:`explorer.views.grid_payload`), not a Plotly figure: the live loop (``static/live.js``)
+asks it for every change, and it asks the server directly
+(``gr.HTML(server_functions=...)``), so a keystroke skips Gradio's queue and Plotly's
+redraw, the two slow parts. On the server the keystrokes of a whole class wait in one
+fair line and run through the model together (``explorer/ui/keystroke_queue.py``), those of one
+model only (a student's own Lab model, ``explorer/ui/lab_session.py``, runs apart). The large head,
+the head view, the guesses chart, the table and the status follow once typing pauses (the
+view's settled event, ``wire_live``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import gradio as gr
+
+from explorer.paths import STATIC
+from explorer.ui.client_guard import REQUEST_SESSION
+from explorer.ui.controls import Panel, wire_live
+from explorer.ui.keystroke_queue import KeystrokeQueue
+from explorer.ui.lab_session import registry, sources
+from explorer.ui.model_knobs import wire as wire_model_knobs
+from explorer.ui.step_bar import declare as step_bar
+from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
+from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
+from explorer.views.lab_models import grid_payloads_by_model, route_keystroke
+
+log = logging.getLogger("attention_explorer")
+TAB = "explore"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+GRID_HTML = ('<div class="ae-grid" data-view="explore">'
+             '<div class="ae-grid-caption" aria-live="polite"></div>'
+             '<div class="ae-grid-guesses"></div>'
+             '<canvas role="img" aria-label="Attention of every head"></canvas>'
+             '<div class="ae-grid-tip" hidden></div></div>')
+GRID_JS = (STATIC / "live_grid.js").read_text()
+READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
+    status = gr.Markdown(elem_id="status")
+    # A short heading and plain text under it: the whole explanation as a heading took six
+    # bold lines of a phone's screen above the grid.
+    gr.Markdown("#### Every head\nRows are layers (L0, L1…), columns are heads (H0, H1…). "
+                "In each square, row *i* is token *i* looking at the tokens (columns); "
+                "brighter means more attention. Click or tap a square to open it large.",
+                elem_classes="caption")
+    # The class's keystrokes wait in one fair line (one place per session) and the ones
+    # waiting together run through the model together (explorer/ui/keystroke_queue.py).
+    # A request waits with the (zoo, tokenizer) it runs on: the shared ones, or the
+    # session's own Lab model (the keystroke's body names its session: explorer/ui/client_guard.py).
+    models = registry(demo, zoo)
+    keystrokes = KeystrokeQueue(grid_payloads_by_model)
+
+    async def grid_data(request):
+        """One keystroke's grid, asked for by the page's canvas (static/live_grid.js)."""
+        session = REQUEST_SESSION.get()
+        routed = route_keystroke(models, session, zoo, tok, request)
+        if isinstance(routed, dict):  # an answer at once: no model to run
+            return routed
+        return await keystrokes.submit(session, (request, routed))
+
+    gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
+            server_functions=[grid_data], elem_id="grid")
+    select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
+    # Below the grid, so the heatmaps stay first on a small or projected screen.
+    # (min widths, here and in static/style.css: on a phone the two stack, not squeeze)
+    with gr.Row(equal_height=False, elem_id="clear-heads-row"):
+        clear_text = gr.Markdown(elem_id="clear-heads-text")
+        clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
+                         elem_id="clear-heads", min_width=300)
+    # Side by side where both fit (a laptop); in a narrower views column (a window of
+    # ~850 px) the row wraps, so the large head gets the column's width, not a third of it.
+    with gr.Row(equal_height=False):
+        big = gr.Plot(show_label=False, elem_id="head-large", min_width=440)
+        preds = gr.Plot(show_label=False, elem_id="predictions", min_width=360)
+    lines = gr.Plot(show_label=False, elem_id="head-view")
+    gr.Markdown(TOKENS_HELP, elem_classes="caption-text", elem_id="tokens-help")
+    table = gr.Markdown(elem_id="head-table")
+    # /explore (the API) answers with a Plotly grid: its own hidden output, not the canvas
+    api_grid = gr.Plot(visible=False)
+    outputs = [api_grid, big, lines, preds, status, table]
+
+    # Every change: the canvas asks grid_data itself (the live loop calls it, live_grid.js).
+    # Once typing pauses (controls.SETTLE_MS; at once after a knob) the other figures, the
+    # table and the status, from the sentence and knobs as they are then: drawing those
+    # takes the browser longer than the grid, and while it draws, the next grid waits.
+    def update_rest(request: gr.Request, text, *controls):
+        try:
+            c = parse_controls(*controls)
+            return settled_update(*sources(models, request, zoo, tok, c, text), text, c)
+        except BadControl as exc:
+            return None, None, None, "", f"⚠️ {exc}"
+        except Exception:
+            log.exception("explore (figures after a pause) failed")
+            return None, None, None, "", FAILED
+
+    raw = dict(preprocess=False, postprocess=False)  # values go out exactly as built
+    wire_live(panel, TAB, None, settled=dict(fn=update_rest, inputs=panel.inputs,
+                                             outputs=[big, lines, preds, table, status], **raw))
+
+    def api(request: gr.Request, text, *controls):
+        """The ``/explore`` endpoint: the same view as ``go.Figure`` objects, the
+        straightforward way (the reference the live path is tested against)."""
+        try:
+            c = parse_controls(*controls)
+            r = explore(*sources(models, request, zoo, tok, c, text), text, c)
+        except BadControl as exc:
+            return None, None, None, None, f"⚠️ {exc}", ""
+        except Exception:
+            log.exception("explore (api) failed")
+            return None, None, None, None, FAILED, ""
+        return r.grid, r.head, r.lines, r.predictions, r.status, r.head_table
+
+    endpoint = gr.Button("explore api", visible=False)
+    endpoint.click(api, panel.inputs, outputs, api_name="explore", show_progress="hidden")
+    # The pointer follows the model; picking a head moves the Layer and Head sliders, whose
+    # change events update the page as a slider drag would. Not queued: no model runs.
+    def pointer(objective, heads, pos):
+        text, labels = clear_heads_view(zoo, objective, heads, pos)
+        return text, gr.Radio(choices=labels, value=None, visible=bool(labels))
+
+    model_knobs = [panel.objective, panel.heads, panel.pos]
+    wire_model_knobs(zoo, panel, models)  # only trained models: "[mask]" switches to its model
+    gr.on([k.change for k in model_knobs] + [demo.load], pointer, model_knobs,
+          [clear_text, clear], queue=False, show_progress="hidden", api_name=False)
+    clear.input(open_clear_head, [clear, panel.layer, panel.head], [panel.layer, panel.head],
+                queue=False, show_progress="hidden", api_name=False)
+    select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
+                 [panel.layer, panel.head], js=READ_CLICK, api_name=False,
+                 show_progress="hidden")

@@ -1,0 +1,309 @@
+"""The "Take it home" tab: figures as PNG/SVG, numbers as CSV/NPZ/JSON, the view as one
+HTML file with the notebook cell that draws it again, a share link and its QR code.
+
+The figures carry a caption (model, as trained or the experiment, the sentence) so a saved
+picture says what it shows. The link opens the view the student had open before this tab
+(``&tab=...``): the page remembers the last view opened (:data:`TRACK_VIEWS`).
+
+Also :func:`wire_share_link`, which ``app.py`` calls once so that opening a share
+link (``/?text=...&heads=4&mask=off&tab=layers...``) sets the sentence and the knobs and
+opens the view.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import gradio as gr
+from gradio.context import get_blocks_context
+
+from explorer.ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
+from explorer.ui.lab_session import registry, sources
+from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl, parse_controls
+from explorer.views.share import HEAD_MAX, parse_query
+from explorer.views.take_home import (
+    lab_model_file,
+    notebook_cell,
+    notebook_file,
+    prepare_files,
+    take_home_view,
+)
+
+log = logging.getLogger("attention_explorer")
+TAB = "export"
+FAILED = "⚠️ Something went wrong with this request. Please try again."
+
+INTRO = """Keep what you see. **Pictures:** the buttons save a figure as PNG (for slides)
+or SVG (sharp at any size). **Numbers:** *Prepare the files* writes the weights of the head
+you picked and of every head as CSV (open them in a spreadsheet), and the whole capture —
+attention weights and raw scores of every layer and head, with the tokens and settings — as
+NPZ (NumPy) and JSON. **Link:** opens the app with this sentence and these knobs, on the
+view you had open before this one; its QR code lets a class open it with a phone."""
+
+# Client-side picture download through Plotly.js (Gradio's plot component sets
+# window.Plotly once a plot is drawn). Selectors and formats are constants; the file
+# name is built from the layer and head numbers only. The picture is at least
+# EXPORT_WIDTH px wide, its height scaled alike: drawn at a phone's width, the caption
+# (model, experiment, sentence) was cut at the edge and the squares were small.
+EXPORT_WIDTH = 960
+_DOWNLOAD = """(layer, head) => {{
+  const gd = document.querySelector('#{elem} .js-plotly-plot');
+  if (!gd || !window.Plotly || !gd._fullLayout) return;
+  const name = {name};
+  const w = gd._fullLayout.width, h = gd._fullLayout.height, wide = Math.max(w, {width});
+  window.Plotly.downloadImage(gd, {{format: '{fmt}', filename: name, scale: {scale},
+    width: wide, height: Math.round(h * wide / w)}});
+}}"""
+HEAD_NAME = "'attention-L' + Number(layer) + 'H' + Number(head)"
+GRID_NAME = "'attention-all-heads'"
+
+PAGE_ADDRESS = "() => window.location.origin + window.location.pathname"
+# The views a link can open, {id: title}, filled in by wire_share_link. A click on a tab
+# button (the bar's or the "more tabs" menu's) records which view is open, except this
+# tab, so the link made here opens the view the student came from. A link's &tab= opens
+# its view once the page has drawn (only an id of this page's views: nothing else runs).
+TRACK_VIEWS = """() => {
+  const views = __VIEWS__;
+  const byTitle = Object.fromEntries(Object.entries(views).map(([id, t]) => [t, id]));
+  const tabButtons = () => [...document.querySelectorAll(
+    '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
+  document.addEventListener('click', (e) => {
+    const b = e.target.closest && e.target.closest('#tabs button');
+    const id = b && byTitle[b.textContent.trim()];
+    if (id && id !== __SELF__) window.__aeOpenView = id;
+  }, true);
+  const wanted = new URLSearchParams(window.location.search).get('tab');
+  if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
+  let tries = 120;  // 30 s: a busy server draws the first view late
+  const open = () => {
+    const b = tabButtons().find((x) => x.textContent.trim() === views[wanted]);
+    if (b && document.querySelector('#grid canvas')) { b.click(); return; }
+    if (--tries > 0) setTimeout(open, 250);
+  };
+  setTimeout(open, 500);
+}"""
+OPEN_VIEW = "() => window.__aeOpenView || 'explore'"
+NOTEBOOK = """The cell below draws this view again in a notebook (Jupyter, VS Code, Colab) once
+this project is installed (`pip install` its folder): every head, click one to open it, hover
+for the weight. **View as HTML** is the same drawing as one file that opens in any browser,
+offline."""
+FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
+          "head")
+
+
+def _panel_fields(panel: Panel) -> list:
+    return [getattr(panel, name) for name in FIELDS]
+
+
+def _bound(slider: gr.Slider, default: int) -> int:
+    try:
+        return int(slider.maximum)
+    except (TypeError, ValueError, AttributeError):
+        return default
+
+
+def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
+    """Apply a share link's query parameters to the sentence box and knobs on page load
+    (and, with or without a link, narrow the Head slider to the shown model's heads).
+
+    Call once from ``app.py`` inside ``gr.Blocks``, after the knobs are built. Invalid or
+    missing parameters leave their control unchanged (:func:`explorer.views.share.parse_query`).
+    """
+    layer_max = _bound(panel.layer, 3)
+    first_head = panel.head.value  # the page's own first head, where a link names none
+
+    def apply_share_link(request: gr.Request):
+        try:
+            values = parse_query(request.query_params, layer_max, HEAD_MAX)
+        except Exception:  # a malformed request must never break the page
+            log.exception("share link could not be read")
+            values = {}
+        # The Head slider's range for the model shown, with the link's head if it has one.
+        values["head"] = head_slider(values.get("heads", DEFAULT_HEADS),
+                                     values.get("head", first_head), set_value="head" in values)
+        return [values.get(name, gr.skip()) for name in (*FIELDS, *extra)]
+
+    # The values it sets change the controls: the live loop (static/live.js) follows.
+    extra = list(panel.link_fields)  # a view's own fields (Patch's corrupted copy)
+    demo.load(apply_share_link, None, [*_panel_fields(panel), *panel.link_fields.values()],
+              api_name=False, show_progress="hidden")
+    views = {b.id: b.label for b in get_blocks_context().blocks.values()
+             if isinstance(b, gr.Tab) and isinstance(b.id, str) and b.label}
+    js = TRACK_VIEWS.replace("__VIEWS__", json.dumps(views)).replace("__SELF__",
+                                                                     json.dumps(TAB))
+    demo.load(None, None, None, js=js, api_name=False)
+
+
+def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
+    """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
+    status = gr.Markdown(elem_id="export-status")
+    gr.Markdown(INTRO, elem_classes="caption-text")
+
+    gr.Markdown("#### The head you picked", elem_classes="caption")
+    big = gr.Plot(show_label=False, elem_id="export-head")
+    with gr.Row():
+        head_png = gr.Button("Head as PNG", size="sm", min_width=120, elem_id="export-head-png")
+        head_svg = gr.Button("Head as SVG", size="sm", min_width=120, elem_id="export-head-svg")
+    gr.Markdown("#### Every head", elem_classes="caption")
+    grid = gr.Plot(show_label=False, elem_id="export-grid")
+    with gr.Row():
+        grid_png = gr.Button("Grid as PNG", size="sm", min_width=120, elem_id="export-grid-png")
+        grid_svg = gr.Button("Grid as SVG", size="sm", min_width=120, elem_id="export-grid-svg")
+
+    gr.Markdown("#### The numbers", elem_classes="caption")
+    prepare = gr.Button("Prepare the files for this sentence", variant="primary", size="md",
+                        elem_id="export-prepare")
+    with gr.Row():
+        downloads = [
+            gr.DownloadButton("Head as CSV", visible=False, size="sm", min_width=140,
+                              elem_id="export-head-csv"),
+            gr.DownloadButton("Every head as CSV", visible=False, size="sm", min_width=140,
+                              elem_id="export-grid-csv"),
+            gr.DownloadButton("Capture as NPZ", visible=False, size="sm", min_width=140,
+                              elem_id="export-npz"),
+            gr.DownloadButton("Capture as JSON", visible=False, size="sm", min_width=140,
+                              elem_id="export-json"),
+        ]
+        # only while "my Lab model" is chosen: the student's own trained weights
+        lab_file = gr.DownloadButton("Your Lab model as safetensors", visible=False, size="sm",
+                                     min_width=140, elem_id="export-lab-model")
+
+    gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
+    gr.Markdown("#### In a notebook", elem_classes="caption")
+    gr.Markdown(NOTEBOOK, elem_classes="caption-text")
+    # A plain read-only box with a copy button: gr.Code's editor failed axe-core (its
+    # syntax colours' contrast, and a scrolling region that takes no keyboard focus)
+    code = gr.Textbox(label="The same view in a notebook", lines=4, interactive=False,
+                      buttons=["copy"], elem_id="export-code")
+    with gr.Row():
+        make_html = gr.Button("Make this view as one HTML file", size="sm", min_width=140,
+                              elem_id="export-make-html")
+        html_file = gr.DownloadButton("View as HTML", visible=False, size="sm", min_width=140,
+                                      elem_id="export-html")
+    gr.Markdown("#### Share link", elem_classes="caption")
+    link = gr.Textbox(label="Opens the app with this sentence and these knobs, on the view "
+                      "you had open", lines=2, interactive=False, buttons=["copy"],
+                      elem_id="export-link")
+    qr = gr.Image(label="The link as a QR code: point a phone's camera at it",
+                  interactive=False, buttons=["download", "fullscreen"], height=320,
+                  alt_text="QR code of the share link",  # also names the button around it
+                  elem_id="export-qr")
+    base = gr.Textbox(visible=False, elem_id="export-base")  # this page's own address
+    open_view = gr.Textbox(visible=False, elem_id="export-open-view")  # the link's view
+    demo.load(None, None, base, js=PAGE_ADDRESS, api_name=False)
+    # Before this tab's update (listeners of one trigger run in order): the view to link.
+    tab.select(None, None, open_view, js=OPEN_VIEW, api_name=False, show_progress="hidden")
+
+    def hidden_downloads() -> list:  # built per call: a component made here would render
+        return [gr.DownloadButton(value=None, visible=False) for _ in (*downloads, lab_file)]
+
+    outputs = [status, big, grid, link, qr, code, html_file, *downloads, lab_file]
+    # What the prepared files were made from: an update that arrives later for the same
+    # sentence and knobs (a busy server answers late) keeps them; any change hides them.
+    # The same for the HTML file.
+    prepared = gr.State(None)
+    html_made = gr.State(None)
+
+    def made_from(text, controls) -> str:
+        return json.dumps([text, *controls], ensure_ascii=False, default=str)
+
+    models = registry(demo, zoo)  # "my Lab model": the session's own (explorer/ui/lab_session.py)
+
+    def serving(request, text, controls) -> tuple:
+        """(zoo, tokenizer) of this request; BadControl says why there is none."""
+        return sources(models, request, zoo, tok, parse_controls(*controls), text)
+
+    # Patch's corrupted copy, for a link that opens Patch (built before this tab)
+    copies = [panel.link_fields["corrupt"]] if "corrupt" in panel.link_fields else []
+
+    def update(request: gr.Request, text, *values):
+        values, corrupt = (values[:-1], values[-1]) if copies else (values, None)
+        *controls, page, view_id, prepared_from, html_from = values
+        keep = prepared_from is not None and prepared_from == made_from(text, controls)
+        files = [gr.skip() for _ in (*downloads, lab_file)] if keep else hidden_downloads()
+        html = gr.skip() if html_from is not None and html_from == made_from(text, controls) \
+            else gr.DownloadButton(value=None, visible=False)
+        try:
+            z, t = serving(request, text, controls)
+            return [*take_home_view(z, t, text, controls, page, view_id, corrupt),
+                    notebook_cell(z, text, controls), html, *files]
+        except BadControl as exc:
+            return [f"⚠️ {exc}", None, None, "", None, "", html, *hidden_downloads()]
+        except Exception:  # never show a student a stack trace; keep it in the server log
+            log.exception("take it home failed")
+            return [FAILED, None, None, "", None, "", gr.DownloadButton(value=None, visible=False),
+                    *hidden_downloads()]
+
+    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared,
+                                                  html_made, *copies], outputs=outputs))
+
+    def on_html(request: gr.Request, text, *controls):
+        try:
+            path, cell = notebook_file(*serving(request, text, controls), text, controls)
+        except BadControl as exc:
+            return [f"⚠️ {exc}", None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
+        except Exception:
+            log.exception("the HTML view failed")
+            return [FAILED, None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
+        if path is None:
+            return [EMPTY_STATE, None, cell, gr.DownloadButton(value=None, visible=False)]
+        return [gr.skip(), made_from(text, controls), cell,
+                gr.DownloadButton(value=path, visible=True)]
+
+    make_html.click(on_html, panel.inputs, [status, html_made, code, html_file],
+                    api_name=False, show_progress="minimal", concurrency_limit=2)
+
+    def on_prepare(request: gr.Request, text, *controls):
+        try:
+            paths = prepare_files(*serving(request, text, controls), text, controls)
+        except BadControl as exc:
+            return [f"⚠️ {exc}", None, *hidden_downloads()[:-1]]
+        except Exception:
+            log.exception("preparing the files failed")
+            return [FAILED, None, *hidden_downloads()[:-1]]
+        if paths[0] is None:
+            return [EMPTY_STATE, None, *hidden_downloads()[:-1]]
+        return [gr.skip(), made_from(text, controls),
+                *(gr.DownloadButton(value=p, visible=True) for p in paths)]
+
+    prepare.click(on_prepare, panel.inputs, [status, prepared, *downloads],
+                  api_name="export_files",
+                  show_progress="minimal", concurrency_limit=2)
+
+    def on_lab_file(request: gr.Request, text, *controls):
+        """The student's own Lab model as a file, when it is the Model (else hidden)."""
+        try:
+            path = lab_model_file(serving(request, text, controls)[0], controls)
+        except BadControl:  # the status says why already (on_prepare)
+            path = None
+        except Exception:
+            log.exception("writing the Lab model's file failed")
+            path = None
+        return gr.DownloadButton(value=path, visible=path is not None)
+
+    # after on_prepare (one trigger's listeners run in order); not part of its API
+    prepare.click(on_lab_file, panel.inputs, lab_file, api_name=False, show_progress="hidden",
+                  concurrency_limit=2)
+
+    for button, elem, fmt, name in ((head_png, "export-head", "png", HEAD_NAME),
+                                    (head_svg, "export-head", "svg", HEAD_NAME),
+                                    (grid_png, "export-grid", "png", GRID_NAME),
+                                    (grid_svg, "export-grid", "svg", GRID_NAME)):
+        js = _DOWNLOAD.format(elem=elem, fmt=fmt, name=name, scale=2 if fmt == "png" else 1,
+                              width=EXPORT_WIDTH)
+        button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
+
+    def api(request: gr.Request, text, *values):  # the same view, whichever tab is open
+        *controls, page = values
+        try:
+            return take_home_view(*serving(request, text, controls), text, controls, page)[:4]
+        except BadControl as exc:
+            return f"⚠️ {exc}", None, None, ""
+        except Exception:
+            log.exception("take it home (api) failed")
+            return FAILED, None, None, ""
+
+    hidden = gr.Button("export api", visible=False)
+    hidden.click(api, [*panel.inputs, base], [status, big, grid, link], api_name="export_view",
+                 show_progress="hidden")
