@@ -27,6 +27,7 @@ import explorer.ui.controls
 from explorer import app
 from explorer.analysis.run import MAX_CHARS, prepare
 from explorer.figures.labels import EMPTY, SPACE, axis_labels
+from explorer.paths import STATIC
 from explorer.views.controls import BOX_CHARS, EMPTY_STATE, Controls
 from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json, heatmaps
@@ -298,7 +299,7 @@ def test_no_component_renders_user_text_as_html_and_none_takes_files(resources):
                 stamped = explorer.ui.controls._stamped(print, 1).__code__
                 assert fn.outputs[-1] is c and fn.fn.__code__ is stamped
     assert not any(mark in c.html_template for c in htmls for mark in ("${", "{{"))
-    script = (Path(app.__file__).parent / "static" / "live_grid.js").read_text()
+    script = (STATIC / "live_grid.js").read_text()
     assert not any(sink in script for sink in ("innerHTML", "outerHTML", "insertAdjacent",
                                                 "document.write", "eval("))
     markdowns = [c for c in demo.blocks.values() if isinstance(c, gr.Markdown)]
