@@ -16,7 +16,6 @@ import re
 import sys
 import unicodedata
 from collections import Counter
-from pathlib import Path
 
 import gradio as gr
 import httpx
