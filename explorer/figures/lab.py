@@ -26,9 +26,16 @@ def _line(x, y, name: str, colour: str, axis: str, dash: str = "solid", fmt: str
             "hovertemplate": f"step %{{x}}<br>{name}: %{{y:{fmt}}}{unit}<extra></extra>"}
 
 
-def _title(text: str, y: float) -> dict:
+def _title(text: str, y: float, inside: str | None = None) -> dict:
+    """A panel's title above ``y`` (paper units), or, with ``inside`` (the paper's colour),
+    just under it, inside the panel, on a backing of that colour."""
+    if inside is None:
+        return {"text": text, "xref": "paper", "yref": "paper", "x": 0, "y": y,
+                "xanchor": "left", "yanchor": "bottom", "yshift": 4, "showarrow": False,
+                "font": {"size": 14}}
     return {"text": text, "xref": "paper", "yref": "paper", "x": 0, "y": y, "xanchor": "left",
-            "yanchor": "bottom", "yshift": 4, "showarrow": False, "font": {"size": 14}}
+            "yanchor": "top", "xshift": 2, "yshift": -2, "showarrow": False,
+            "font": {"size": 14}, "bgcolor": inside}
 
 
 def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | None = None,
@@ -42,16 +49,20 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
     th = get_theme(theme)
     steps = [e["step"] for e in events]
     last = max(steps[-1] if steps else (until or 1), 1)
+    # Every legend entry its own colour or dash (issue 42 item 12: two shared one blue, two
+    # one grey dash): solid lines in four of the heads' colours, the two references dashed
+    # and dotted in two greys.
     data = [
         _line(steps, [e["loss_copy"] for e in events], "loss on the second copy", th.heads[0],
               "y"),
-        _line(steps, [e["loss_fresh"] for e in events], "loss on fresh tokens", th.muted, "y"),
-        _line([0, last], [chance, chance], "guessing at random", th.grid, "y", dash="dash"),
+        _line(steps, [e["loss_fresh"] for e in events], "loss on fresh tokens", th.heads[1],
+              "y"),
+        _line([0, last], [chance, chance], "guessing at random", th.muted, "y", dash="dash"),
         _line(steps, [e["best_induction"] for e in events], "best induction score",
-              th.heads[0], "y2", fmt=".0%"),
+              th.heads[3], "y2", fmt=".0%"),
         _line(steps, [e["best_previous_token"] for e in events], "best previous-token score",
-              th.heads[2], "y2", fmt=".0%"),
-        _line([0, last], [bar, bar], "the bar for 'formed'", th.grid, "y2", dash="dash",
+              th.heads[4], "y2", fmt=".0%"),
+        _line([0, last], [bar, bar], "the bar for 'formed'", th.font, "y2", dash="dot",
               fmt=".0%"),
     ]
     axis = {"showgrid": True, "gridcolor": th.grid, "zeroline": False, "automargin": True,
@@ -59,19 +70,27 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
     layout = base_layout(th)
     layout.update(
         height=460, showlegend=True, hovermode="x unified",
-        legend={"orientation": "h", "y": -0.12, "yanchor": "top", "font": {"size": 12}},
+        # the legend at the chart's bottom edge, its room a fixed margin: placed in the
+        # plot's units (y -0.12) it ran into the tick labels once a step's status left the
+        # chart little height
+        legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                "font": {"size": 12}},
         # no axis title: on a phone or a projector the legend below ran into it; the lower
         # panel's title says what x is
         xaxis={**axis, "anchor": "y2",
                "range": [0, last]},
-        yaxis={**axis, "title": {"text": "loss"}, "domain": [0.56, 1.0],
+        # The lower panel's title sits INSIDE its panel, on a backing (_title(inside=...)):
+        # in the gap between the panels, a fixed share of the height, the loss axis ran
+        # onto it when a step's long status left the chart 220 px (issue 42 item 12).
+        # (no 100% tick: at the top of the lower panel it ran into the loss axis's 0)
+        yaxis={**axis, "title": {"text": "loss"}, "domain": [0.54, 1.0],
                "rangemode": "tozero"},
-        yaxis2={**axis, "title": {"text": "score"}, "domain": [0.0, 0.42], "range": [0, 1],
-                "tickformat": ".0%", "anchor": "x"},
-        margin={"l": 8, "r": 8, "t": 28, "b": 8, "pad": 0},
+        yaxis2={**axis, "title": {"text": "score"}, "domain": [0.0, 0.46], "range": [0, 1.0],
+                "tickformat": ".0%", "anchor": "x", "tickvals": [0, 0.25, 0.5, 0.75]},
+        margin={"l": 8, "r": 8, "t": 28, "b": 64, "pad": 0},
         # short titles: a phone's chart is ~330 px wide and Plotly does not wrap them
         annotations=[_title("Loss: second copy, fresh tokens", 1.0),
-                     _title("Best head's score, by training step", 0.42)],
+                     _title("Best head's score, by training step", 0.46, inside=th.paper)],
         shapes=[],
     )
     if not events:
