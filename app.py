@@ -61,9 +61,9 @@ ROOT = Path(__file__).resolve().parent
 log = logging.getLogger("attention_explorer")
 
 INTRO = """# Attention Explorer
-Type a sentence and watch every attention head of a small **trained** transformer. A head is
-one way of looking back: for each word it decides how much to look at each earlier word
-(brighter = more attention). Then flip a knob (mask, scaling, heads, positions): see why."""
+Type a sentence and watch every attention head of a small **trained** transformer: a head
+decides, for each word, how much to look at each earlier word (brighter = more). Then flip a
+knob (mask, scaling, heads, positions) and see why it exists."""
 
 # The views in sections a teacher can name (section, [(title, id, module), ...]); each
 # module's build(demo, tab, tok, zoo, panel) fills its tab. Every view stays a gr.Tab of the

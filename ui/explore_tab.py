@@ -47,24 +47,27 @@ READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
 NEWCOMER_HTML = (
     '<div class="ae-newcomer"><div class="ae-newcomer-head"><h4>Every head</h4>'
     '<button type="button" class="ae-start-link">New? Start here</button></div>'
-    '<p>Rows are layers (L0, L1…), columns are heads (H0, H1…). In each square, row '
-    '<i>i</i> is token <i>i</i> looking at the tokens (columns); brighter means more '
-    'attention <span class="ae-key" role="img" aria-label="Colour key: dark is little '
-    'attention, bright is much attention"><span>(little</span>'
+    '<p>Rows are layers (L0, L1…), columns heads (H0, H1…). In a square, row <i>i</i> is '
+    'token <i>i</i> looking at the tokens; brighter is more attention '
+    '<span class="ae-key" role="img" aria-label="Colour key: dark is little attention, '
+    'bright is much attention"><span>(little</span>'
     '<span class="ae-key-bar" style="background: {gradient}"></span>'
-    '<span>much)</span></span>. Click or tap a square to open it large.</p></div>')
+    '<span>much)</span></span>. <span class="ae-newcomer-tap">Click a square to open it '
+    'large.</span></p></div>')
 NEWCOMER_JS = """element.querySelector('.ae-start-link').addEventListener('click', () => {
   const tab = document.querySelector('#tabs button[role="tab"][data-tab-id="start"]');
   if (tab) { tab.click(); tab.focus(); }
 });"""
 NEWCOMER_CSS = """.ae-newcomer-head { display: flex; flex-wrap: wrap; align-items: center;
-  justify-content: space-between; gap: 0.25rem 0.75rem; margin-top: 0.4rem; }
+  justify-content: space-between; gap: 0.25rem 0.75rem; margin-top: 0.1rem; }
 .ae-newcomer h4 { margin: 0; font-weight: 600; font-size: 0.95rem; }
 .ae-newcomer p { margin: 0.15rem 0 0; font-size: 0.9rem; }
-.ae-start-link { font: inherit; font-size: 0.85rem; font-weight: 600; min-height: 1.9rem;
-  padding: 0.15rem 0.7rem; border-radius: 999px; cursor: pointer;
+.ae-start-link { font: inherit; font-size: 0.85rem; font-weight: 600; min-height: 1.75rem;
+  padding: 0.1rem 0.7rem; border-radius: 999px; cursor: pointer;
   border: 1px solid var(--button-primary-background-fill, #c05000);
   background: var(--background-fill-secondary); color: var(--body-text-color); }
+@media (max-width: 720px) {  /* a phone: one line less, it knows to tap */
+  .ae-newcomer-tap { display: none; } .ae-newcomer p { font-size: 0.85rem; } }
 .ae-key { display: inline-flex; align-items: center; gap: 0.3rem; white-space: nowrap; }
 .ae-key-bar { display: inline-block; width: 4.5rem; height: 0.75rem; border-radius: 2px;
   border: 1px solid var(--border-color-primary); }"""
