@@ -61,9 +61,9 @@ explorer.ui.fast_import.imports_done()
 log = logging.getLogger("attention_explorer")
 
 INTRO = """# Attention Explorer
-Type a sentence and watch what every attention head of a small **trained** transformer does
-with it. Then flip a knob — the mask, the scaling, the number of heads, the positional
-encoding — and see what changes, and why each knob exists."""
+Type a sentence and watch every attention head of a small **trained** transformer: a head
+decides, for each word, how much to look at each earlier word (brighter = more). Then flip a
+knob (mask, scaling, heads, positions) and see why it exists."""
 
 # The views in sections a teacher can name (section, [(title, id, module), ...]); each
 # module's build(demo, tab, tok, zoo, panel) fills its tab. Every view stays a gr.Tab of the

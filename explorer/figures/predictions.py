@@ -38,13 +38,16 @@ def predictions_bar_spec(
     compare: Sequence[Prediction] | None = None,
     name: str = "now",
     compare_name: str = "as trained",
+    title_side: str = "left",
 ) -> dict:
     """Top-k next tokens as horizontal bars, most likely on top.
 
     ``preds``: ``[(token_text, probability), ...]``. ``compare`` (e.g. the
     untouched model's predictions) is drawn as outline bars over the same rows,
     so "before -> after" reads off one row; tokens only in ``compare`` get rows
-    too (with no filled bar).
+    too (with no filled bar). ``title_side="right"``: the title ends at the bars' right
+    end instead of starting at their left one (long token labels push the bars right, and
+    a narrow figure, Ablate's at a projector, cut a title that started there).
     """
     th = get_theme(theme)
     now = _keyed(preds)
@@ -91,6 +94,8 @@ def predictions_bar_spec(
     )
     if title:
         layout["annotations"] = [_title_annotation(title)]
+        if title_side == "right":  # ends where the bars do, over the labels' margin
+            layout["annotations"][0].update(x=1, xanchor="right")
     return {"data": data, "layout": layout}
 
 

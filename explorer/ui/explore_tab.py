@@ -26,6 +26,7 @@ from explorer.ui.model_knobs import wire as wire_model_knobs
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
+from explorer.views.grid_payload import canvas_colors
 from explorer.views.lab_models import grid_payloads_by_model, route_keystroke
 
 log = logging.getLogger("attention_explorer")
@@ -38,6 +39,46 @@ GRID_HTML = ('<div class="ae-grid" data-view="explore">'
              '<div class="ae-grid-tip" hidden></div></div>')
 GRID_JS = (STATIC / "live_grid.js").read_text()
 READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
+# What the grid is, its colour key and a newcomer's way to Start here, above the grid (issue
+# 42 item 11: a student alone saw 15 tabs, no key). The key's gradient is the canvas's own
+# scale (grid_payload.canvas_colors, which live_grid.js builds its palette from): one
+# scale, never a copy. The button opens the Start here tab (explorer/ui/guided_tab.py) and sits on
+# the heading's line, where a phone's screen had room to spare. Our words only: no user text.
+NEWCOMER_HTML = (
+    '<div class="ae-newcomer"><div class="ae-newcomer-head"><h4>Every head</h4>'
+    '<button type="button" class="ae-start-link">New? Start here</button></div>'
+    '<p>Rows are layers (L0, L1…), columns heads (H0, H1…). In a square, row <i>i</i> is '
+    'token <i>i</i> looking at the tokens; brighter is more attention '
+    '<span class="ae-key" role="img" aria-label="Colour key: dark is little attention, '
+    'bright is much attention"><span>(little</span>'
+    '<span class="ae-key-bar" style="background: {gradient}"></span>'
+    '<span>much)</span></span>. <span class="ae-newcomer-tap">Click a square to open it '
+    'large.</span></p></div>')
+NEWCOMER_JS = """element.querySelector('.ae-start-link').addEventListener('click', () => {
+  const tab = document.querySelector('#tabs button[role="tab"][data-tab-id="start"]');
+  if (tab) { tab.click(); tab.focus(); }
+});"""
+NEWCOMER_CSS = """.ae-newcomer-head { display: flex; flex-wrap: wrap; align-items: center;
+  justify-content: space-between; gap: 0.25rem 0.75rem; margin-top: 0.1rem; }
+.ae-newcomer h4 { margin: 0; font-weight: 600; font-size: 0.95rem; }
+.ae-newcomer p { margin: 0.15rem 0 0; font-size: 0.9rem; }
+.ae-start-link { font: inherit; font-size: 0.85rem; font-weight: 600; min-height: 1.75rem;
+  padding: 0.1rem 0.7rem; border-radius: 999px; cursor: pointer;
+  border: 1px solid var(--button-primary-background-fill, #c05000);
+  background: var(--background-fill-secondary); color: var(--body-text-color); }
+@media (max-width: 720px) {  /* a phone: one line less, it knows to tap */
+  .ae-newcomer-tap { display: none; } .ae-newcomer p { font-size: 0.85rem; } }
+.ae-key { display: inline-flex; align-items: center; gap: 0.3rem; white-space: nowrap; }
+.ae-key-bar { display: inline-block; width: 4.5rem; height: 0.75rem; border-radius: 2px;
+  border: 1px solid var(--border-color-primary); }"""
+
+
+def key_gradient() -> str:
+    """The grid's colour scale as a CSS ``linear-gradient`` (dark, little attention, at
+    the left): the stops of the scale the canvas interpolates between, at the same places."""
+    scale = canvas_colors("light")["scale"]  # the scale is the same in both themes
+    stops = ", ".join(f"{colour} {100 * float(at):g}%" for at, colour in scale)
+    return f"linear-gradient(to right, {stops})"
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -46,10 +87,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     status = gr.Markdown(elem_id="status")
     # A short heading and plain text under it: the whole explanation as a heading took six
     # bold lines of a phone's screen above the grid.
-    gr.Markdown("#### Every head\nRows are layers (L0, L1…), columns are heads (H0, H1…). "
-                "In each square, row *i* is token *i* looking at the tokens (columns); "
-                "brighter means more attention. Click or tap a square to open it large.",
-                elem_classes="caption")
+    gr.HTML(NEWCOMER_HTML.format(gradient=key_gradient()), js_on_load=NEWCOMER_JS,
+            css_template=NEWCOMER_CSS, elem_id="newcomer", elem_classes="caption",
+            padding=False)
     # The class's keystrokes wait in one fair line (one place per session) and the ones
     # waiting together run through the model together (explorer/ui/keystroke_queue.py).
     # A request waits with the (zoo, tokenizer) it runs on: the shared ones, or the

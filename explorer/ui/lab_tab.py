@@ -26,6 +26,7 @@ import logging
 
 import gradio as gr
 from gradio.components.plot import PlotData
+from gradio.context import get_blocks_context
 
 from explorer.paths import STATIC as STATIC_DIR
 from explorer.ui.controls import Panel
@@ -51,6 +52,11 @@ UPDATE_S = 1.0  # the page gets a new status and grid at most this often while a
 # new figure) is the page's costliest update by far; the canvas grid costs a few ms
 CHART_S = 5.0  # (3 s: 25-29% of a projector page's time in long tasks at load 19)
 MAX_WATCH_S = 900.0  # a page stops watching after this long (the run itself is capped)
+# The class's table on its own while the Lab is open (it stopped when a student's own run
+# ended: issue 42 item 12): asked for this often, sent only when it changed, for at most
+# TABLE_POLLS asks after the tab was opened (a page left open for a day asks nothing).
+TABLE_S = 4.0
+TABLE_POLLS = 450  # 30 minutes
 
 INTRO = """**Train a transformer yourself.** The task: random tokens in which a random
 block is said twice. Nothing can predict the first copy; the second copy can be predicted
@@ -227,5 +233,32 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             chart_now = gr.skip()
         return class_table(runner.table()), chart_now
 
+    poll = wire_table_poll(runner, table)
     tab.select(opened, [panel.theme, steps, ran], [table, chart], api_name=False, queue=False,
                show_progress="hidden", **raw)
+    tab.select(lambda: (gr.Timer(active=True), (0, None)), None, poll, api_name=False,
+               queue=False, show_progress="hidden")
+    # leaving the Lab (any other tab) stops the asking
+    panel.after_tabs.append(lambda: [
+        other.select(lambda: gr.Timer(active=False), None, poll[0], api_name=False,
+                     queue=False, show_progress="hidden")
+        for other in get_blocks_context().blocks.values()
+        if isinstance(other, gr.Tab) and other is not tab])
+
+
+def wire_table_poll(runner: LabRunner, table: gr.Markdown) -> list:
+    """A timer that sends the class's table when it changed, bounded (``TABLE_POLLS``);
+    returns [the timer, its state: (asks so far, the table last sent)]."""
+    timer = gr.Timer(TABLE_S, active=False)
+    polled = gr.State((0, None))
+
+    def ask(state):
+        asks, last = state if isinstance(state, tuple | list) else (0, None)
+        now = class_table(runner.table())
+        more = asks + 1 < TABLE_POLLS
+        return (now if now != last else gr.skip(), (asks + 1, now),
+                gr.skip() if more else gr.Timer(active=False))
+
+    timer.tick(ask, polled, [table, polled, timer], api_name=False, queue=False,
+               show_progress="hidden")
+    return [timer, polled]

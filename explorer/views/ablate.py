@@ -292,7 +292,8 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     elif rows:
         preds = predictions_bar([(text, p) for text, p, _ in rows], theme=theme,
                                         name="all heads on",
-                                        title="Guesses, all heads on")  # short: a phone
+                                        title="Guesses, all heads on",  # short: a phone
+                                        title_side="right")  # not cut at a projector
     change = None
     if heads_off:
         change = compare_figures.head_difference_grid(

@@ -85,9 +85,10 @@ def _status(view: dict, prediction: str | None) -> str:
     also = (f" {shared} other student{'s' * (shared > 1)} asked for this same run: you "
             "all watch one training." if shared > 0 else "")
     if state == "waiting":
-        return (f"⏳ **Your run is number {view['place']} in line** ({model}); it should "
-                f"start in about {math.ceil(view['wait_s'])} s. Other students' runs are "
-                "training now." + also)
+        # no "about N s": an estimate from the mean of past runs was 2-4x off and never
+        # counted down (issue 42 item 12); the place in line is a fact
+        return (f"⏳ **Your place in line: {view['place']}** ({model}). Other students' runs "
+                "are training now; yours starts as soon as a worker is free." + also)
     if state in ("failed", "refused"):  # the runner's message (we wrote it), or ours
         return view.get("message") or "⚠️ This run failed on the server. Please press Train again."
     if last is None:
@@ -173,8 +174,9 @@ def class_table(rows: list[dict]) -> str:
     """The class's finished runs as a Markdown table (numbers and choices only)."""
     if not rows:
         return "No run has finished on this server yet."
+    # (a non-breaking hyphen: a projector's narrow column broke "previous-|token")
     head = ("| layers × heads | positions | MLP | LayerNorm | lr | seed | steps | induction "
-            "head? | best induction | best previous-token |\n"
+            "head? | best induction | best previous\u2011token |\n"
             "|---|---|---|---|---|---|---|---|---|---|\n")
     body = "".join(
         f"| {r['layers']} × {r['heads']} | {r['pos']} | {'yes' if r['mlp'] else 'no'} | "

@@ -42,7 +42,10 @@ def test_the_pages_choices_become_settings_and_anything_else_is_refused():
 
 def test_what_a_student_reads_in_each_state():
     waiting = lab_view(view("waiting", place=3, wait_s=41.2))
-    assert "number 3 in line" in waiting.status and "42 s" in waiting.status
+    # the place in line, and no estimate in seconds: from past runs' mean it was 2-4x off
+    # and never counted down (issue 42 item 12)
+    assert "place in line: 3" in waiting.status and " s." not in waiting.status
+    assert "42" not in waiting.status
     assert not waiting.final
     # before the first point the chart is drawn all the same: axes to the steps planned,
     # never an empty box (#30)
