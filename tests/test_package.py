@@ -62,7 +62,7 @@ def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
     for path in [DATA + "checkpoints/tokenizer.json", DATA + "static/live_grid.js",
                  DATA + "static/live.js", DATA + "static/style.css", DATA + "static/notebook.js",
                  PREFIX + "app.py", PREFIX + "command.py", PREFIX + "paths.py",
-                 PREFIX + "notebook.py", PREFIX + "models/zoo.py", PREFIX + "explorer/ui/explore_tab.py"]:
+                 PREFIX + "notebook.py", PREFIX + "models/zoo.py", PREFIX + "ui/explore_tab.py"]:
         assert path in names, path
     # One import name: nothing beside explorer/ but its metadata (no .pth, no "app", "ui")
     outside = {name for name in names if not name.startswith(PREFIX)}
