@@ -50,18 +50,13 @@
   }
 
   // ------------------------------------------------------------- the page as it is
-  function tabButtons() {
-    return [...document.querySelectorAll('#tabs button[role="tab"], #tabs .overflow-dropdown button')];
-  }
   function openTitle() {
     const b = [...document.querySelectorAll('#tabs button[role="tab"]')]
       .find((x) => x.getAttribute("aria-selected") === "true");
     return b ? b.textContent.trim() : null;
   }
-  function clickTab(title) {
-    const b = tabButtons().find((x) => x.textContent.trim() === title);
-    if (b && b.getAttribute("aria-selected") !== "true") b.click();
-    return !!b;
+  function clickTab(title) { // static/steps.js finds the button (the bar or "More tabs")
+    if (openTitle() !== title) AE.steps.clickTab(title);
   }
   function shownStep() { // the step bar on screen: [section, 1-based number] or null
     for (const s of document.querySelectorAll(".ae-step-bar .ae-step[data-step]")) {
@@ -111,6 +106,8 @@
       }
     }
   }
+  // (not steps.js's waitFor: a follower's page may sit in a background tab, where
+  // animation frames stop and timers go on)
   async function waitFor(find, ms) {
     const until = Date.now() + ms;
     for (;;) {

@@ -14,6 +14,7 @@
 //                 screen under the bar (static/fit.js sizes figures with it), or null.
 //   screenTop(), screenBottom()  what of the screen is the page's own (a phone's sentence
 //                 box and knobs drawer are fixed over its top and bottom).
+//   clickTab(title)  open the view of that title (its button in the bar or in "More tabs").
 //
 // The bar names its figures (data-figures: elem ids, in the order they are shown; data-key:
 // the one that must be on the first screen) and what gives its answer away (data-hidden:
@@ -474,6 +475,6 @@
     requestAnimationFrame(() => { pending = false; arrange(); });
   }).observe(document.documentElement, { childList: true, subtree: true });
 
-  AE.steps = { open, back, room, screenTop, screenBottom,
+  AE.steps = { open, back, room, screenTop, screenBottom, clickTab,
     state: () => ({ following: !!follow, current: current && { ...current } }) };
 })();

@@ -134,29 +134,36 @@ def _notices() -> dict:
 
 
 @functools.lru_cache(maxsize=1)
+def _runs(first: int, value) -> list[int]:
+    """``value(char)`` (an int, or None for none) of every code point from ``first`` on, as
+    flat inclusive runs ``[start, end, value, ...]`` (what payload.js's runOf searches)."""
+    flat: list[int] = []
+    for cp in range(first, 0x110000):
+        v = value(chr(cp))
+        if v is None:
+            continue
+        if flat and flat[-1] == v and flat[-2] == cp - 1:
+            flat[-2] = cp
+        else:
+            flat += [cp, cp, v]
+    return flat
+
+
 def _kind_ranges() -> tuple[list[str], list[int]]:
     """Every non-ASCII code point's kind (``_unfamiliar_kinds``), as inclusive runs."""
     kinds: list[str] = []
-    flat: list[int] = []
-    last = None
-    for cp in range(0x80, 0x110000):
-        if unicodedata.category(chr(cp)) in ("Cn", "Co", "Cs"):  # nothing to name
-            last = None
-            continue
-        found = analysis_run._unfamiliar_kinds(chr(cp))
-        kind = found[0] if found else None
-        if kind is None:
-            last = None
-            continue
-        if kind not in kinds:
-            kinds.append(kind)
-        index = kinds.index(kind)
-        if last == index and flat[-2] == cp - 1:
-            flat[-2] = cp
-        else:
-            flat += [cp, cp, index]
-        last = index
-    return kinds, flat
+
+    def index(ch: str) -> int | None:
+        if unicodedata.category(ch) in ("Cn", "Co", "Cs"):  # nothing to name
+            return None
+        found = analysis_run._unfamiliar_kinds(ch)
+        if not found:
+            return None
+        if found[0] not in kinds:
+            kinds.append(found[0])
+        return kinds.index(found[0])
+
+    return kinds, _runs(0x80, index)
 
 
 LABEL_CLASSES = {"So": 1, "Cc": 2, "Cs": 2, "Zl": 2, "Zp": 2, "Zs": 3, "Cf": 3}
@@ -170,16 +177,7 @@ def _label_class(ch: str) -> int:
 @functools.lru_cache(maxsize=1)
 def _label_ranges() -> list[int]:
     """Every code point's label class (see the module docstring), as inclusive runs."""
-    flat: list[int] = []
-    for cp in range(0x110000):
-        c = _label_class(chr(cp))
-        if not c:
-            continue
-        if flat and flat[-1] == c and flat[-2] == cp - 1:
-            flat[-2] = cp
-        else:
-            flat += [cp, cp, c]
-    return flat
+    return _runs(0, lambda ch: _label_class(ch) or None)
 
 
 def _controls() -> dict:

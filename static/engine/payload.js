@@ -46,16 +46,17 @@
   const SO = 1, HIDDEN = 2, FMT = 3, VISIBLE = 4, MARK = 5;
   const OWN = [null, /^\p{So}$/u, /^[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]$/u, /^[\p{Zs}\p{Cf}]$/u,
     /^[\p{L}\p{N}\p{P}\p{S}]$/u, /^\p{M}$/u];
-  function labelClass(cp) { // binary search of the inclusive runs [start, end, class]
-    const r = texts && texts.label_ranges;
-    if (!r) return 0;
-    let lo = 0, hi = r.length / 3 - 1;
+  // the value of the inclusive run [start, end, value] of flat ``runs`` holding ``cp``, or
+  // null (binary search: engine_texts.py writes kind_ranges and label_ranges so)
+  function runOf(runs, cp) {
+    let lo = 0, hi = runs.length / 3 - 1;
     while (lo <= hi) {
-      const mid = (lo + hi) >> 1, s = r[mid * 3], e = r[mid * 3 + 1];
-      if (cp < s) hi = mid - 1; else if (cp > e) lo = mid + 1; else return r[mid * 3 + 2];
+      const mid = (lo + hi) >> 1, s = runs[mid * 3], e = runs[mid * 3 + 1];
+      if (cp < s) hi = mid - 1; else if (cp > e) lo = mid + 1; else return runs[mid * 3 + 2];
     }
-    return 0;
+    return null;
   }
+  const labelClass = (cp) => runOf(texts.label_ranges, cp) || 0;
   const cat = (ch, want) => {
     const cp = ch.codePointAt(0);
     if (!(texts && texts.label_ranges)) return OWN[want].test(ch);
@@ -145,14 +146,9 @@
     return out;
   }
 
-  function kindOf(t, cp) { // binary search of the inclusive runs [start, end, kind]
-    const r = t.kind_ranges;
-    let lo = 0, hi = r.length / 3 - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1, s = r[mid * 3], e = r[mid * 3 + 1];
-      if (cp < s) hi = mid - 1; else if (cp > e) lo = mid + 1; else return t.kinds[r[mid * 3 + 2]];
-    }
-    return null;
+  function kindOf(t, cp) {
+    const k = runOf(t.kind_ranges, cp);
+    return k === null ? null : t.kinds[k];
   }
 
   function unfamiliar(t, text, pieces) {
