@@ -46,7 +46,6 @@ MAX_CACHED = 200  # finished runs kept on disk (each ~0.2 MB: events and a 45k-w
 MAX_TABLE = 500  # rows of the class's table
 MAX_EVENTS = 400  # events kept per run (the curves): the first, then every other when full
 MAX_RUNS = 2000  # presses remembered (the oldest finished one goes first)
-FIRST_ESTIMATE_S = 20.0  # what one run is assumed to take before any has finished
 MAX_LINE = 16  # trainings waiting, in all: 16 default runs on one worker is ~5 minutes
 MAX_PER_ADDRESS = 8  # waiting trainings asked from one address
 WALL_CAP_S = 120.0  # a training's wall time (its 60 s of training, measuring, a slow box)
@@ -127,7 +126,6 @@ class LabRunner:
         self._line: OrderedDict[int, Training] = OrderedDict()  # waiting, oldest first
         self._workers: list[Worker] = []
         self._table: list[dict] = []  # the class's finished runs, newest last
-        self._durations: list[float] = []
         self._checked: dict = {}  # cache entries checked once (lab_cache.load)
         self._started = self._closed = False
         self.replaced = 0  # workers replaced after dying
@@ -215,7 +213,6 @@ class LabRunner:
             training.summary = event
             training.state = "stopped" if event.get("stopped") else "done"
             if training.state == "done":
-                self._durations = (self._durations + [event["wall_s"]])[-20:]
                 self._remember(training)
         if self._trainings.get(training.key) is training:
             del self._trainings[training.key]  # later presses replay it from the cache
@@ -337,13 +334,9 @@ class LabRunner:
             run.seen_at = time.monotonic()
             t = run.training
             state = run.state or t.state  # a press that left stays "stopped"
-            place, wait_s = None, None
-            if state == "waiting":
-                place = list(self._line).index(t.id) + 1
-                each = (sum(self._durations) / len(self._durations) if self._durations
-                        else FIRST_ESTIMATE_S)
-                wait_s = round(each * -(-place // self.n_workers), 1)
-            return {"id": run.id, "state": state, "place": place, "wait_s": wait_s,
+            # the place only: an estimate in seconds from past runs was 2-4x off (issue 42)
+            place = list(self._line).index(t.id) + 1 if state == "waiting" else None
+            return {"id": run.id, "state": state, "place": place,
                     "from_cache": run.from_cache, "settings": t.settings,
                     "events": list(t.events), "last": t.last, "summary": t.summary,
                     "message": t.message, "watchers": len(t.watchers)}

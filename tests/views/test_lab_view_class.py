@@ -20,7 +20,7 @@ def test_a_dead_worker_is_told_to_its_watchers():
 
 
 def test_a_shared_run_says_who_watches_it():
-    waiting = lab_view({**view("waiting", place=2, wait_s=30.0), "watchers": 3})
+    waiting = lab_view({**view("waiting", place=2), "watchers": 3})
     assert "place in line: 2" in waiting.status
     assert "2 other students asked for this same run" in waiting.status
     running = lab_view({**view("running", events=[point(10)]), "watchers": 2})
