@@ -327,7 +327,7 @@ async def load_test(server: AppServer, sentences: Sentences, students: int, seco
 
         sessions = [uuid.uuid4().hex[:11] for _ in range(students)]
         # each student from an address of their own, as the server's rate limit sees them
-        # (explorer/ui/client_guard.py; it trusts X-Forwarded-For from this machine)
+        # (explorer/server/client_guard.py; it trusts X-Forwarded-For from this machine)
         from_ = {s: {"X-Forwarded-For": f"10.30.{i // 250}.{i % 250 + 1}"}
                  for i, s in enumerate(sessions)}
         await asyncio.gather(*(open_page(s) for s in sessions))

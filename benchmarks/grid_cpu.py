@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         component = server.canvas_grid()
         texts = sentence(args.tokens)
-        # pages in turn: one page may send 30 requests a second (explorer/ui/client_guard.py), and
-        # one after another these go faster than that
+        # pages in turn: one page may send 30 requests a second
+        # (explorer/server/client_guard.py), and one after another these go faster than that
         sessions = [uuid.uuid4().hex[:11] for _ in range(args.sessions)]
         with httpx.Client(base_url=server.url, timeout=30) as c:
             for i in range(20):  # warm-up

@@ -1,6 +1,6 @@
 """Keystroke grids per second through ``grid_payloads`` (what the keystroke line hands the
-model at once, explorer/ui/keystroke_queue.py), by batch size, on CUDA when there is one and on one
-CPU thread: what one server process could answer if HTTP cost nothing.
+model at once, explorer/server/keystroke_queue.py), by batch size, on CUDA when there is one
+and on one CPU thread: what one server process could answer if HTTP cost nothing.
 
     python -m benchmarks.keystroke_batches
 

@@ -100,9 +100,9 @@ def app_context(server: AppServer) -> dict:
 
 
 def engine_assets(server: AppServer) -> list[str]:
-    """What a page's browser engine fetches once: the URLs in the page's head (Gradio's
-    config ``head``: the scripts, the tokenizer, the default model, the texts;
-    explorer/ui/engine_route.py)."""
+    """What a page's browser engine fetches once: the URLs in the page's head (Gradio's config
+    ``head``: the scripts, the tokenizer, the default model, the texts;
+    explorer/server/engine_route.py)."""
     import re
 
     import httpx

@@ -16,7 +16,7 @@ as static/live.js does. Reported: the class's answers and their latencies, the j
 floods got in and were refused, and every HTTP 503 (the target: none, and every answer).
 
 ``python -m benchmarks.queue_flood [--url http://127.0.0.1:PORT]`` (default: starts
-``app.py`` pinned to core 0, itself on core 1); tests/ui/test_queue_flood.py runs
+``app.py`` pinned to core 0, itself on core 1); tests/plumbing/test_queue_flood.py runs
 :func:`flood` against the test server.
 """
 

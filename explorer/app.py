@@ -30,6 +30,9 @@ from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.options import parse_args
 from explorer.paths import STATIC
+from explorer.server.classroom import ClassroomBlocks
+from explorer.server.client_guard import queued_counter
+from explorer.server.engine_route import head as engine_head
 from explorer.ui import (
     ablate_tab,
     class_mode,
@@ -49,10 +52,7 @@ from explorer.ui import (
     take_home_tab,
     training_tab,
 )
-from explorer.ui.classroom import ClassroomBlocks
-from explorer.ui.client_guard import queued_counter
 from explorer.ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
-from explorer.ui.engine_route import head as engine_head
 from explorer.views.explore import first_head as explore_first_head
 
 explorer.ui.fast_import.imports_done()
@@ -89,27 +89,32 @@ SECTIONS = [
 ]
 TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
-# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once
-# (Patch, the costliest, in a line of its own: explorer/ui/patch_tab.py). A page has one waiting at
-# a time (static/live.js) and a session at most QUEUED_PER_SESSION (explorer/ui/client_guard.py),
-# so 2,048 places hold the 500 sessions one address may open at once, twice over, and a
-# class beside them: a flood is refused per session (429), not the class (503).
+# Updates of the views other than Explore's grid wait on Gradio's queue, 4 at work at once (Patch,
+# the costliest, in a line of its own: explorer/ui/patch_tab.py). A page has one waiting at a time
+# (static/live.js) and a session at most QUEUED_PER_SESSION (explorer/server/client_guard.py), so
+# 2,048 places hold the 500 sessions one address may open at once, twice over, and a class beside
+# them: a flood is refused per session (429), not the class (503).
 QUEUE = dict(default_concurrency_limit=4, max_size=2048)
+# Gradio's queue looks for new events every 1 ms while it is idle (queueing.py
+# sleep_when_free): 61 ms of CPU a second on this box with no one connected, on the event
+# loop that also answers the keystrokes. Every 5 ms: 25 ms a second, and an event waits
+# at most 5 ms more for its turn (the figures it draws take ~70 ms).
+QUEUE_POLL_S = 0.005
 # Gradio 6.31 recomputes its monitoring summary after EVERY event by building a pandas
 # DataFrame of up to 10,000 past events (gradio/queueing.py compute_analytics_summary):
 # measured 15 ms per event at 100 past events and 41 ms at 10,000 on this box, more than
 # the model costs, and growing as a class uses the app. Once per 1,000 events is plenty
 # for a summary nobody here reads; a Space's own variables still win.
 GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_EVENTS": "2000"}
-# At most this many sessions are kept (Gradio's default is 10,000), least recently used
-# out first; with explorer/ui/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway.
-# A class of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
+# At most this many sessions are kept (Gradio's default is 10,000), least recently used out first;
+# with explorer/server/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway. A class
+# of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
 SESSION_CAP = 1000
 # head: the live loop (static/live.js), which carries every change to the open view, and
 # page.head(): the page's own script (static/page.js: projector mode, skip links, the knobs
 # drawer, figure names) and the section names of the tab bar, as CSS; first the browser
-# engine (explorer/ui/engine_route.py), which live_grid.js asks before the server; last class mode
-# (explorer/ui/class_mode.py: inert unless the address asks for it).
+# engine (explorer/server/engine_route.py), which live_grid.js asks before the server; last
+# class mode (explorer/ui/class_mode.py: inert unless the address asks for it).
 LAUNCH = dict(css_paths=[STATIC / "style.css"], max_file_size="1kb", show_error=False,
               state_session_capacity=SESSION_CAP,
               head=engine_head() + "\n" + LIVE_HEAD + "\n"
@@ -128,7 +133,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
     # analytics_enabled=False: no usage reports or version checks sent from a classroom
     # (offline they only fail, after costing start-up time in threads of their own).
     # ClassroomBlocks: lean, expiring sessions and a per-address rate limit
-    # (explorer/ui/classroom.py).
+    # (explorer/server/classroom.py).
     with ClassroomBlocks(title="Attention Explorer", fill_width=True, analytics_enabled=False,
                          delete_cache=(600, 900)) as demo:
         page.build_top()  # skip links and the "Big screen" switch, first on the page
@@ -158,6 +163,7 @@ def start_queue(demo: gr.Blocks, queue: dict | None = None) -> None:
     for key, value in GRADIO_ENV.items():
         os.environ.setdefault(key, value)
     demo.queue(**(QUEUE if queue is None else queue))
+    demo._queue.sleep_when_free = QUEUE_POLL_S  # Gradio 6.31 reads this every idle turn
     limiter = getattr(demo, "limiter", None)
     if limiter is not None:  # ClassroomBlocks: a session's waiting events are capped, and
         limiter.waiting = queued_counter(demo)  # the keystroke's grid skips Gradio's route

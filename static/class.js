@@ -1,7 +1,7 @@
 // Class mode (issue 43): the teacher leads, the students follow. Inert unless the page's
 // address says ?teach=1 (open a class), ?class=CODE (a student) or ?class=CODE&lead=1 (the
 // teacher's page reopened: the token is in this tab's sessionStorage, never in a URL).
-// It talks to explorer/ui/class_route.py (/ae-class/...) and drives the page as a person would:
+// It talks to explorer/server/class_route.py (/ae-class/...) and drives the page as a person would:
 // Start here's step radio and "Set up this step", the tab bar, the sentence box, the knobs.
 //
 //   teacher  a panel (#class-panel): the class code (#class-code), the join link

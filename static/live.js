@@ -38,7 +38,7 @@
  *  4. Once nothing changed for a moment (config.settle ms, by what changed last: typing
  *     comes in bursts), the view's slower figures follow (its settle event, if it has one).
  *  5. A request that was refused or failed (the server busy: HTTP 429 from
- *     explorer/ui/client_guard.py, 503 queue full, a "busy, retry" answer, a network error, no
+ *     explorer/server/client_guard.py, 503 queue full, a "busy, retry" answer, a network error, no
  *     answer within TIMEOUT_MS) leaves the view dirty: the loop waits a short backoff
  *     (BACKOFF_MS: 250 ms, doubling to 2 s; back to the start after an answer) and asks
  *     again, with the values as they are THEN, until the open view is answered. A change
@@ -274,7 +274,7 @@
 
   // Gradio shows every refused event as an error toast, one more per retry ("Error (4)"
   // over the page while the loop quietly asks again). A view's event refused as busy (429
-  // from explorer/ui/client_guard.py, 503 queue full) is the loop's to tell (the marker says it is
+  // from explorer/server/client_guard.py, 503 queue full) is the loop's to tell (the marker says it is
   // trying again), so Gradio gets the one refusal it takes without a message: a
   // validation error naming no input (422, detail []), which ends the event (Gradio 6.31;
   // should that change, the toasts come back, nothing worse: tests/ui/test_retry_browser.py

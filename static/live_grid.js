@@ -265,7 +265,7 @@ new ResizeObserver(() => redraw()).observe(element);
 // sentence and the knobs in explorer/ui/controls.KNOB_NAMES order. One plain POST, no queue.
 //
 // Not an answer: the server said it is busy ({ok: false, retry: true, caption}), refused
-// the POST (HTTP 429 from explorer/ui/client_guard.py) or did not reply. Gradio's
+// the POST (HTTP 429 from explorer/server/client_guard.py) or did not reply. Gradio's
 // server.* resolves to undefined when the POST fails (it logs and swallows the error);
 // other versions throw. Then the grid on screen stays, its caption says it is for an older
 // sentence, and update() returns false: the loop asks again, with the newest sentence, after
@@ -279,7 +279,7 @@ function waiting() {
   if (caption.textContent !== text) caption.textContent = text; // aria-live: say it once
 }
 
-// The browser engine first (issue 38): where the app's page loaded it (explorer/ui/engine_route.py
+// The browser engine first (issue 38): where the app's page loaded it (explorer/server/engine_route.py
 // sets gridInBrowser) and it holds the chosen model, static/engine/payload.js builds the same
 // payload with no request; null (the Lab model, weights not yet here: their download starts)
 // or any error: the server, as before. A plain line under the caption says which answered.

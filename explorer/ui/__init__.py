@@ -4,10 +4,11 @@ One module per view, named after the UI-free module it calls: ``<view>_tab.py`` 
 the tab whose content ``explorer/views/<view>.py`` computes (``explore_tab`` ↔
 ``views.explore``, ``take_home_tab`` ↔ ``views.take_home``, ``guided_tab`` ↔
 ``views.guided``, ...). Beside them: the shared sentence box, knobs and live loop
-(:mod:`.controls`), the page frame (:mod:`.page`), sessions (:mod:`.sessions`,
-:mod:`.client_guard`, :mod:`.classroom`) and a faster gradio import (:mod:`.fast_import`).
+(:mod:`.controls`), the page frame (:mod:`.page`) and a faster gradio import
+(:mod:`.fast_import`). The server's plumbing under the page (sessions, admission, the
+keystroke line, the routes) is :mod:`explorer.server`.
 
-May import: ``explorer.views`` only (an import-linter contract): handlers here translate
-component values into a call of a view and its result into component values. No tensor
-math, no figure building.
+May import: ``explorer.views`` and ``explorer.server`` only (import-linter contracts):
+handlers here translate component values into a call of a view and its result into component
+values. No tensor math, no figure building.
 """

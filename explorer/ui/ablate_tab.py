@@ -1,11 +1,11 @@
 """The Ablate tab: switch heads off and watch the guesses, the later layers and the loss.
 
-Tick heads (or click their square in the grid) to zero their output; the grid shows the
-model with those heads off, the guesses before → after, how far every later head's
-attention moved, and a table ranking each head by how much removing it alone raises the
-loss on this sentence, with its pattern type in plain words, and beside it each head's
-direct logit attribution: how far its output alone pushes the guess shown over the
-runner-up. "my Lab model" (explorer/ui/lab_session.py) switches heads of the session's own model.
+Tick heads (or click their square in the grid) to zero their output; the grid shows the model with
+those heads off, the guesses before → after, how far every later head's attention moved, and a
+table ranking each head by how much removing it alone raises the loss on this sentence, with its
+pattern type in plain words, and beside it each head's direct logit attribution: how far its output
+alone pushes the guess shown over the runner-up. "my Lab model" (explorer/server/lab_session.py)
+switches heads of the session's own model.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import logging
 
 import gradio as gr
 
+from explorer.server.lab_session import registry, session_of, sources
 from explorer.ui.controls import Panel, wire_live
-from explorer.ui.lab_session import registry, session_of, sources
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
 from explorer.views.controls import LAB_OBJECTIVE, TOKENS_HELP, BadControl, parse_controls

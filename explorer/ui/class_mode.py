@@ -1,7 +1,7 @@
 """Class mode's part of the page (issue 43): static/class.js and static/class.css in the
 page's head, with what the script needs to know of this page: the views' titles by id (a
 lead names a view by id; the tab bar shows titles), each Start-here step's choices
-(explorer/views/guided_choices.py) and where the routes are (explorer/ui/class_route.py).
+(explorer/views/guided_choices.py) and where the routes are (explorer/server/class_route.py).
 
 The script does nothing unless the address asks for class mode (``?teach=1`` or
 ``?class=CODE``), so the page of a student on their own is unchanged.

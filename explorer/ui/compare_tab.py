@@ -4,7 +4,7 @@ Left = the shared knobs; right = a compact second set of knobs inside this tab. 
 selected head in both, right − left, the mean |difference| per head and both sets of
 guesses. "Swap" exchanges the two sides (the knobs get the right's values and the right
 gets the knobs'); "Copy left → right" makes them equal, a zero-difference starting point.
-A student's own Lab model ("my Lab model" on the Model knob, ``explorer/ui/lab_session.py``) can
+A student's own Lab model ("my Lab model" on the Model knob, ``explorer/server/lab_session.py``) can
 be either side, against a zoo model: Swap and Copy offer it to the right side's Model too.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import gradio as gr
 
+from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
-from explorer.ui.lab_session import registry, sources
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.compare import compare_view
 from explorer.views.controls import (

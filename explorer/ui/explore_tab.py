@@ -2,13 +2,12 @@
 
 The grid of every head is the page's own canvas (``static/live_grid.js``, data from
 :mod:`explorer.views.grid_payload`), not a Plotly figure: the live loop (``static/live.js``)
-asks it for every change, and it asks the server directly
-(``gr.HTML(server_functions=...)``), so a keystroke skips Gradio's queue and Plotly's
-redraw, the two slow parts. On the server the keystrokes of a whole class wait in one
-fair line and run through the model together (``explorer/ui/keystroke_queue.py``), those of one
-model only (a student's own Lab model, ``explorer/ui/lab_session.py``, runs apart). The large head,
-the head view, the guesses chart, the table and the status follow once typing pauses (the
-view's settled event, ``wire_live``).
+asks it for every change, and it asks the server directly (``gr.HTML(server_functions=...)``), so a
+keystroke skips Gradio's queue and Plotly's redraw, the two slow parts. On the server the
+keystrokes of a whole class wait in one fair line and run through the model together
+(``explorer/server/keystroke_queue.py``), those of one model only (a student's own Lab model,
+``explorer/server/lab_session.py``, runs apart). The large head, the head view, the guesses chart,
+the table and the status follow once typing pauses (the view's settled event, ``wire_live``).
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ import logging
 import gradio as gr
 
 from explorer.paths import STATIC
-from explorer.ui.client_guard import REQUEST_SESSION
+from explorer.server.client_guard import REQUEST_SESSION
+from explorer.server.keystroke_queue import KeystrokeQueue
+from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
-from explorer.ui.keystroke_queue import KeystrokeQueue
-from explorer.ui.lab_session import registry, sources
 from explorer.ui.model_knobs import wire as wire_model_knobs
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
@@ -91,9 +90,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             css_template=NEWCOMER_CSS, elem_id="newcomer", elem_classes="caption",
             padding=False)
     # The class's keystrokes wait in one fair line (one place per session) and the ones
-    # waiting together run through the model together (explorer/ui/keystroke_queue.py).
+    # waiting together run through the model together (explorer/server/keystroke_queue.py).
     # A request waits with the (zoo, tokenizer) it runs on: the shared ones, or the
-    # session's own Lab model (the keystroke's body names its session: explorer/ui/client_guard.py).
+    # session's own Lab model (the keystroke's body names its session:
+    # explorer/server/client_guard.py).
     models = registry(demo, zoo)
     keystrokes = KeystrokeQueue(grid_payloads_by_model)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gradio as gr
 
+from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
-from explorer.ui.lab_session import registry, sources
 from explorer.views.controls import parse_controls
 from explorer.views.inside import KEYS, inside_view
 
@@ -54,7 +54,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     plot("out")
     outputs = [status, rotary_box, *(plots[k] for k in KEYS)]
     blank = [None] * len(KEYS)
-    models = registry(demo, zoo)  # "my Lab model": the session's own (explorer/ui/lab_session.py)
+    # "my Lab model": the session's own (explorer/server/lab_session.py)
+    models = registry(demo, zoo)
 
     @guarded("inside one head", lambda message: [message, gr.Column(visible=False), *blank])
     def update(request: gr.Request, text, *controls):

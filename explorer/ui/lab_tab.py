@@ -13,10 +13,10 @@ projector's page busy 93% of the time and showed "done" 18 s late (issue 42 item
 Stop cancels at once. The shared sentence and knobs do not apply.
 
 **Open my model** (enabled once the session's run has finished, or was replayed) loads
-the run's ``model.safetensors`` into the app's per-session registry (``explorer/ui/lab_session.py``)
-and offers "my Lab model" on this session's Model knob, chosen at once, with the Lab's
-sequence said twice, in words, as the sentence: Explore, Inside one head, Ablate, Compare
-and Take it home then show the student's own model.
+the run's ``model.safetensors`` into the app's per-session registry
+(``explorer/server/lab_session.py``) and offers "my Lab model" on this session's Model knob, chosen
+at once, with the Lab's sequence said twice, in words, as the sentence: Explore, Inside one head,
+Ablate, Compare and Take it home then show the student's own model.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from gradio.components.plot import PlotData
 from gradio.context import get_blocks_context
 
 from explorer.paths import STATIC as STATIC_DIR
+from explorer.server.lab_session import registry, session_of
 from explorer.ui.controls import Panel
-from explorer.ui.lab_session import registry, session_of
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.controls import LAB_OBJECTIVE, OBJECTIVES, BadControl
 from explorer.views.lab import (
@@ -115,7 +115,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                 low, high = LAB_CHOICES["steps"]
                 steps = gr.Slider(low, high, value=1000, step=10, label="Training steps",
                                   elem_id="lab-steps")
-            # Loads the finished run's model for this session's views (explorer/ui/lab_session.py)
+            # Loads the finished run's model for this session's views
+            # (explorer/server/lab_session.py)
             open_model = gr.Button("Open my model in the other views", interactive=False,
                                    elem_id="lab-open")
             opened_note = gr.Markdown(elem_id="lab-open-status")

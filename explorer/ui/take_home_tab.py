@@ -18,8 +18,8 @@ import logging
 import gradio as gr
 from gradio.context import get_blocks_context
 
+from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
-from explorer.ui.lab_session import registry, sources
 from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl, parse_controls
 from explorer.views.share import HEAD_MAX, parse_query
 from explorer.views.take_home import (
@@ -208,7 +208,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def made_from(text, controls) -> str:
         return json.dumps([text, *controls], ensure_ascii=False, default=str)
 
-    models = registry(demo, zoo)  # "my Lab model": the session's own (explorer/ui/lab_session.py)
+    # "my Lab model": the session's own (explorer/server/lab_session.py)
+    models = registry(demo, zoo)
 
     def serving(request, text, controls) -> tuple:
         """(zoo, tokenizer) of this request; BadControl says why there is none."""

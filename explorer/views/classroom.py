@@ -1,6 +1,5 @@
-"""Class mode's state (issue 43): the classes a server holds, who may lead them, what the
-students follow and what they predicted. Pure Python; the HTTP side is
-``explorer/ui/class_route.py``.
+"""Class mode's state (issue 43): the classes a server holds, who may lead them, what the students
+follow and what they predicted. Pure Python; the HTTP side is ``explorer/server/class_route.py``.
 
 One :class:`Classrooms` per served app (nothing at module level), every method under one
 lock, so the route layer may call it from the event loop or from worker threads alike.

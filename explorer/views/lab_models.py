@@ -9,14 +9,14 @@ and the :class:`~explorer.models.lab_tokenizer.LabTokenizer`, which reads senten
 Lab's 63 words. So the views run unchanged on the student's model; a session sees only
 its own (the registry is keyed by the session and answers only that key).
 
-Bounds: at most ``max_sessions`` models and ``max_bytes`` of weights (a Lab model is 45k
-to 160k parameters: 0.2-0.6 MB); past either, the least recently used model is closed.
-A model goes with its session: the page's unload, the session sweep (``explorer/ui/sessions.py``)
-and :meth:`LabModels.keep_only`. One registry per served app, made by ``explorer/ui/`` (no
-module-level per-user state here); every method is thread-safe.
+Bounds: at most ``max_sessions`` models and ``max_bytes`` of weights (a Lab model is 45k to 160k
+parameters: 0.2-0.6 MB); past either, the least recently used model is closed. A model goes with
+its session: the page's unload, the session sweep (``explorer/server/sessions.py``) and
+:meth:`LabModels.keep_only`. One registry per served app, made by ``explorer/ui/`` (no module-level
+per-user state here); every method is thread-safe.
 
 The keystroke grid's requests of a whole class wait in one line and run in batches
-(``explorer/ui/keystroke_queue.py``); :func:`route_keystroke` gives each request its (zoo,
+(``explorer/server/keystroke_queue.py``); :func:`route_keystroke` gives each request its (zoo,
 tokenizer) before it waits, and :func:`grid_payloads_by_model` batches only the requests
 that share a model. No gradio.
 """

@@ -1,13 +1,12 @@
-"""'Open my model' in a real Chromium (explorer/ui/lab_tab.py, explorer/ui/lab_session.py): train
-a Lab model
-with a few steps, open it, and the Model knob offers "my Lab model", chosen, with the Lab's
-sequence said twice in words as the sentence; Explore's grid (the keystroke path) draws the
-sentence a student types in the Lab's words, says which word it does not know; Inside one
-head, Compare (against a zoo model), Ablate (its own heads to switch off) and Take it home
-(no link, the model as a file) show the same model. A second session sees no such choice,
-and a keystroke it sends for "my Lab model" is told it has none; closing the page closes
-the model. The page is purpose-built
-(the sentence box, the knobs, the five views and the Lab) in a ClassroomBlocks, as the app
+"""'Open my model' in a real Chromium (explorer/ui/lab_tab.py, explorer/server/lab_session.py):
+train a Lab model with a few steps, open it, and the Model knob offers "my Lab model", chosen, with
+the Lab's sequence said twice in words as the sentence; Explore's grid (the keystroke path) draws
+the sentence a student types in the Lab's words, says which word it does not know; Inside one head,
+Compare (against a zoo model), Ablate (its own heads to switch off) and Take it home (no link, the
+model as a file) show the same model. A second session sees no such choice, and a keystroke it
+sends for "my Lab model" is told it has none; closing the page closes the model. The page is
+purpose-built (the sentence box, the knobs, the five views and the Lab) in a ClassroomBlocks, as
+the app
 serves it (the client guard names a keystroke's session); its runner has its own cache."""
 
 from __future__ import annotations
@@ -30,8 +29,8 @@ LAB = "my Lab model"
 def lab_page(tok, zoo, runner):
     import gradio as gr
 
+    from explorer.server.classroom import ClassroomBlocks
     from explorer.ui import ablate_tab, compare_tab, explore_tab, inside_tab, lab_tab, take_home_tab
-    from explorer.ui.classroom import ClassroomBlocks
     from explorer.ui.controls import build_knobs, build_sentence, finish_live
 
     tabs = [("Explore", "explore", explore_tab.build),

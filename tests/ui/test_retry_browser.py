@@ -2,7 +2,7 @@
 deliverable 2; the mechanism is static/live.js, step 5 of its header).
 
 In a real Chromium, Playwright stands in for a busy server: it refuses the first requests
-of a view (HTTP 429, as explorer/ui/client_guard.py answers, or the grid's "busy, try again"
+of a view (HTTP 429, as explorer/server/client_guard.py answers, or the grid's "busy, try again"
 payload) and then lets them through. The sentence changes while the view is being
 refused, and nothing changes after that: the view must still end on the LAST sentence,
 with no keystroke to help it, and say meanwhile that it is trying again (and not show

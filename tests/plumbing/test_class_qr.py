@@ -1,13 +1,14 @@
-"""The class's join link as a QR code (explorer/ui/class_route.py ``qr``): drawn for that class's
-own
+"""The class's join link as a QR code (explorer/server/class_route.py ``qr``): drawn for that
+class's own
 link only, so the route is no general QR service, and never for an unknown class."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
+from tests.plumbing.test_class_route import make, opened, run
+
 from explorer.views.share import qr_modules
-from tests.ui.test_class_route import make, opened, run
 
 
 def test_the_join_link_is_drawn_and_nothing_else():

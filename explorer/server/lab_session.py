@@ -2,8 +2,8 @@
 
 :func:`registry` makes the app's :class:`~explorer.views.lab_models.LabModels` on first
 use and ties it to the session's end: the page's unload (the tab is closed or reloaded)
-closes that session's model, and the session sweep (``explorer/ui/sessions.py``) closes the models
-of sessions the server no longer keeps. :func:`sources` gives a view's handler the (zoo,
+closes that session's model, and the session sweep (``explorer/server/sessions.py``) closes the
+models of sessions the server no longer keeps. :func:`sources` gives a view's handler the (zoo,
 tokenizer) of its request: the shared ones, or the session's own model when the Model
 knob says "my Lab model" (a message for the student instead, as :class:`BadControl`).
 """

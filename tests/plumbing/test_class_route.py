@@ -1,4 +1,4 @@
-"""Class mode's routes (explorer/ui/class_route.py) over a real ASGI app: a small Starlette app
+"""Class mode's routes (explorer/server/class_route.py) over a real ASGI app: a small Starlette app
 wrapped by :class:`ClassRoutes`, driven by httpx over ASGI. The long poll wakes on a lead
 (also one from another thread), times out, ends; refusals carry their status and message."""
 
@@ -13,8 +13,8 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-import explorer.ui.class_route
-from explorer.ui.class_route import ClassRoutes
+import explorer.server.class_route
+from explorer.server.class_route import ClassRoutes
 from explorer.views.classroom import UNKNOWN, Classrooms
 
 STATE = {"step": 2, "view": "explore", "text": "The cat sat on the mat.",
@@ -198,7 +198,7 @@ def test_opening_is_limited_per_address_not_for_the_class():
 
 
 def test_a_class_has_a_bounded_number_of_waiting_followers(monkeypatch):
-    monkeypatch.setattr(explorer.ui.class_route, "MAX_WAITERS", 3)
+    monkeypatch.setattr(explorer.server.class_route, "MAX_WAITERS", 3)
 
     async def test(c):
         code, teacher = await opened(c)

@@ -1,6 +1,5 @@
-"""The keystroke queue (explorer/ui/keystroke_queue.py): waiting requests run together, one place
-per
-session with the newest request winning, the heaviest session refused first when the
+"""The keystroke queue (explorer/server/keystroke_queue.py): waiting requests run together, one
+place per session with the newest request winning, the heaviest session refused first when the
 server falls behind, and a failing batch answered with a message, never a hang."""
 
 import asyncio
@@ -9,7 +8,7 @@ import time
 
 import pytest
 
-from explorer.ui.keystroke_queue import BUSY, FAILED, SUPERSEDED, KeystrokeQueue
+from explorer.server.keystroke_queue import BUSY, FAILED, SUPERSEDED, KeystrokeQueue
 
 
 def run(coro):

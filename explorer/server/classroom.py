@@ -1,10 +1,10 @@
 """``gr.Blocks`` for a classroom: lean, expiring sessions and a per-address rate limit.
 
-app.py builds the page in a :class:`ClassroomBlocks`; however it is launched (``python
-app.py``, the tests' in-process server), its server keeps sessions the lean way
-(``explorer/ui/sessions.py``) and puts the client guard (``explorer/ui/client_guard.py``) in front
-of every
-request. The limiter belongs to the app object: one per served app, none at module level.
+app.py builds the page in a :class:`ClassroomBlocks`; however it is launched (``python app.py``,
+the tests' in-process server), its server keeps sessions the lean way
+(``explorer/server/sessions.py``) and puts the client guard (``explorer/server/client_guard.py``)
+in front of every request. The limiter belongs to the app object: one per served app, none at
+module level.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import gradio as gr
 from starlette.middleware import Middleware
 
-from explorer.ui import sessions
-from explorer.ui.class_route import ClassRoutes
-from explorer.ui.client_guard import ClientGuard, RateLimiter
-from explorer.ui.engine_route import EngineFiles
+from explorer.server import sessions
+from explorer.server.class_route import ClassRoutes
+from explorer.server.client_guard import ClientGuard, RateLimiter
+from explorer.server.engine_route import EngineFiles
 
 
 class ClassroomBlocks(gr.Blocks):

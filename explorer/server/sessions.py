@@ -20,13 +20,13 @@ Here (:class:`ClassroomStateHolder`, installed by :func:`install`):
 * **A keystroke keeps nothing**: the canvas's ``grid_data`` server function reads no
   session state, so a request to ``/gradio_api/component_server`` from a session the
   server does not know gets a throwaway session that is not stored (the client guard in
-  ``explorer/ui/client_guard.py`` marks such requests with :data:`TRANSIENT`). A page's own
+  ``explorer/server/client_guard.py`` marks such requests with :data:`TRANSIENT`). A page's own
   session, made by its load events, is used as before.
 * **Sessions expire**: one unused for ``IDLE_TTL_S`` is dropped, on Gradio's own
   once-a-second sweep; the cap is Gradio's ``state_session_capacity`` (app.py).
 * **What else a session holds goes with it**: each sweep hands the sessions still kept
   to every callable in the app's ``session_sweepers`` (a student's opened Lab model,
-  explorer/ui/lab_session.py, is dropped with its session).
+  explorer/server/lab_session.py, is dropped with its session).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from gradio.blocks import BlocksConfig
 from gradio.components import State
 from gradio.state_holder import SessionState, StateHolder
 
-# Set (by explorer/ui/client_guard.py) while a request that needs no session state is handled: a
+# Set (by explorer/server/client_guard.py) while a request that needs no session state is handled: a
 # session it names that the server does not know is made for it and not kept.
 TRANSIENT: contextvars.ContextVar[bool] = contextvars.ContextVar("ae_transient",
                                                                  default=False)

@@ -2,7 +2,7 @@
 its students' pages talk to; the state itself is explorer/views/classroom.py.
 
 One ASGI middleware, :class:`ClassRoutes`, answers every request under :data:`PREFIX` and
-passes all others on (as explorer/ui/engine_route.py does). It owns the app's one
+passes all others on (as explorer/server/engine_route.py does). It owns the app's one
 :class:`~explorer.views.classroom.Classrooms` (``.rooms``). Every answer is JSON with
 ``Cache-Control: no-store``; a refusal is ``{"ok": false, "message"}`` with its status
 (400 bad input, 403 not the teacher / not a student of it, 404 unknown class, 405, 410
@@ -30,8 +30,8 @@ A timeout answers ``{version: since}``; the page asks again.
 
 Opening classes is limited per client address (``OPENS_PER_S`` after ``OPEN_BURST``, by the
 client guard's token buckets and address rule); the client guard in front of this
-middleware (explorer/ui/client_guard.py) lets these POSTs through: they name no Gradio session, so
-a class of 500 behind one address is never refused there.
+middleware (explorer/server/client_guard.py) lets these POSTs through: they name no Gradio
+session, so a class of 500 behind one address is never refused there.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from urllib.parse import parse_qs
 
 import orjson
 
-from explorer.ui.client_guard import RateLimiter, client_address, proxy_hops
+from explorer.server.client_guard import RateLimiter, client_address, proxy_hops
 from explorer.views.classroom import (
     ClassEnded,
     ClassError,

@@ -14,12 +14,12 @@ buckets (an average rate, and a burst that may be spent at once):
   ``NEW_SESSION_BURST``. A school's students all come from the school's one public
   address: a lecture hall of 400 opening the page at once is let in at once, and a
   script making sessions in a loop gets two a second after that. A session costs the server
-  ~11 kB at most (explorer/ui/sessions.py; a keystroke's own none), 1,000 at most are kept.
+  ~11 kB at most (explorer/server/sessions.py; a keystroke's own none), 1,000 at most are kept.
 
 There is no fixed rate per address: a class behind one address sends as much as the
 class does, and the server answers everyone while it keeps up. What it cannot keep up
 with is shared out fairly by session, heaviest first: the keystroke grids wait in one
-fair line with one place per session (explorer/ui/keystroke_queue.py), and the other updates on
+fair line with one place per session (explorer/server/keystroke_queue.py), and the other updates on
 Gradio's queue, one at a time per page.
 
 **Gradio's queue** (every view's update but Explore's grid) is one line for all. So a
@@ -63,13 +63,13 @@ from collections import OrderedDict
 
 import orjson
 
-from explorer.ui.sessions import TRANSIENT
+from explorer.server.sessions import TRANSIENT
 from explorer.views.controls import BOX_CHARS
 
 log = logging.getLogger("attention_explorer")
 
 # The session hash the request being handled names (None: none), for the keystroke
-# queue's one place per session (explorer/ui/keystroke_queue.py); set by ClientGuard.
+# queue's one place per session (explorer/server/keystroke_queue.py); set by ClientGuard.
 REQUEST_SESSION: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "ae_request_session", default=None)
 
@@ -307,7 +307,7 @@ async def _answer(send, status: int, message: str) -> None:
 
 class ClientGuard:
     """ASGI middleware: every POST passes ``limiter`` first (429 when refused); keystroke
-    requests are marked :data:`ui.sessions.TRANSIENT` (they need no session state)."""
+    requests are marked :data:`explorer.server.sessions.TRANSIENT` (they need no session state)."""
 
     def __init__(self, app, limiter: RateLimiter, hops: int | None = None) -> None:
         self.app = app

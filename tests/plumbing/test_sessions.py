@@ -1,5 +1,5 @@
 """Sessions and the client guard: a flood of fresh sessions neither grows memory nor
-starves the class (issue 16; ``explorer/ui/sessions.py``, ``explorer/ui/client_guard.py``).
+starves the class (issue 16; ``explorer/server/sessions.py``, ``explorer/server/client_guard.py``).
 
 The server tests run the real app (``app.build_app``, launched as ``app.main`` launches it)
 in this process, so that they can look at what the server keeps. Each uses addresses of
@@ -22,14 +22,14 @@ import gradio as gr
 import httpx
 import pytest
 
-from explorer.ui.client_guard import (
+from explorer.server.client_guard import (
     NEW_SESSION_BURST,
     NEW_SESSIONS_PER_S,
     RateLimiter,
     client_address,
     proxy_hops,
 )
-from explorer.ui.sessions import ClassroomStateHolder, LeanSessionState, install
+from explorer.server.sessions import ClassroomStateHolder, LeanSessionState, install
 from tests.server import free_port
 
 GRID_PATH = "gradio_api/component_server/"

@@ -1,6 +1,6 @@
-"""A student's opened Lab model goes with their session (explorer/ui/lab_session.py,
-explorer/ui/sessions.py):
-the app's registry is made once and hooked to the page's unload and to the session sweep,
+"""A student's opened Lab model goes with their session (explorer/server/lab_session.py,
+explorer/server/sessions.py): the app's registry is made once and hooked to the page's unload and
+to the session sweep,
 which hands it the sessions the server still keeps (idle and pushed-out ones are not)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import datetime
 
 import gradio as gr
 
-from explorer.ui.lab_session import registry
-from explorer.ui.sessions import ClassroomStateHolder
+from explorer.server.lab_session import registry
+from explorer.server.sessions import ClassroomStateHolder
 
 
 class Opened:

@@ -1,6 +1,6 @@
-"""explorer/ui/engine_route.py: the browser engine's files served by one ASGI middleware: exactly
-the
-listed files (by their content's hash), immutable; the texts revalidated by ETag; nothing a
+"""explorer/server/engine_route.py: the browser engine's files served by one ASGI middleware:
+exactly the listed files (by their content's hash), immutable; the texts revalidated by ETag;
+nothing a
 request names is joined to a path; every other request passed on."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from explorer.ui.engine_route import IMMUTABLE, PREFIX, TEXTS, EngineFiles, files, urls
+from explorer.server.engine_route import IMMUTABLE, PREFIX, TEXTS, EngineFiles, files, urls
 
 
 def _app():

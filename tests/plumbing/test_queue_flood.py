@@ -3,9 +3,10 @@
 Measured before: four sessions posting 150 Patch joins each got 516 events into Gradio's
 one line of 512, and every other student's Patch and Take it home was answered 503
 "Queue is full"; a 1 MB sentence was accepted by Patch. Now a session holds at most
-``QUEUED_PER_SESSION`` waiting events and joins at ``JOINS_PER_S`` (explorer/ui/client_guard.py),
-Patch has its own line (explorer/ui/patch_tab.py), and every text is cut on the server. The flood
-and the class are benchmarks/queue_flood.py's, all from ONE address (X-Forwarded-For,
+``QUEUED_PER_SESSION`` waiting events and joins at ``JOINS_PER_S``
+(explorer/server/client_guard.py), Patch has its own line (explorer/ui/patch_tab.py), and every
+text is cut on the server. The flood and the class are benchmarks/queue_flood.py's, all from ONE
+address (X-Forwarded-For,
 trusted from this machine), loops bounded, local addresses only."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import uuid
 import httpx
 
 from benchmarks.queue_flood import SCHOOL, _join, events, flood
-from explorer.ui.client_guard import QUEUED_PER_SESSION
+from explorer.server.client_guard import QUEUED_PER_SESSION
 from tests.server import app_url  # noqa: F401  (fixture)
 
 
