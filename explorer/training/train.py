@@ -27,12 +27,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import platform
-import shlex
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +42,16 @@ from explorer.models.checkpoint import save_model, sha256_file
 from explorer.models.config import ModelConfig
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.transformer import Transformer
-from explorer.training.data import IGNORE_INDEX, build_dataset, mlm_batch, random_batches
+from explorer.training.cli import setup, task_parser, write_json
+from explorer.training.data import (
+    IGNORE_INDEX,
+    Dataset,
+    build_dataset,
+    mlm_batch,
+    random_batches,
+)
 from explorer.training.head_scores import common_word_ids, track
+from explorer.training.loop import LoopState, lr_at, make_optimizer, run
 from explorer.training.progress import Progress
 from explorer.training.repeats import KINDS, RepeatRecipe, add_repeats, span_pool
 
@@ -88,22 +94,6 @@ class TrainSettings:
 
     def steps(self, n_ctx: int) -> int:
         return max(1, self.tokens // (self.batch_size * n_ctx))
-
-
-def lr_at(step: int, total: int, s: TrainSettings) -> float:
-    """Linear warm-up, then cosine decay to ``min_lr_ratio * lr``."""
-    if step < s.warmup_steps:
-        return s.lr * (step + 1) / s.warmup_steps
-    progress = (step - s.warmup_steps) / max(1, total - s.warmup_steps)
-    return s.lr * (s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
-
-
-def make_optimizer(model: Transformer, s: TrainSettings) -> torch.optim.AdamW:
-    """Weight decay on matrices only (not on norms, biases or embeddings' 1-D params)."""
-    decay = [p for p in model.parameters() if p.dim() >= 2]
-    rest = [p for p in model.parameters() if p.dim() < 2]
-    return torch.optim.AdamW([{"params": decay, "weight_decay": s.weight_decay},
-                              {"params": rest, "weight_decay": 0.0}], lr=s.lr, betas=(0.9, 0.95))
 
 
 def loss_on(model: Transformer, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -229,9 +219,39 @@ def snapshot_steps(total: int, k: int) -> list[int]:
     return [int(p) for p in points if 1 <= p <= total]
 
 
-def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: Path,
-          tokenizer_path: Path, resume: bool = False, device: str | None = None,
-          command: str = "", quiet: bool = False, dataset=None) -> dict:
+@dataclass
+class LMRun:
+    """One language-model run as it trains: what the work between steps and the card read."""
+
+    name: str
+    config: ModelConfig
+    s: TrainSettings
+    out: Path
+    device: str
+    tok: Tokenizer
+    dataset: Dataset
+    model: Transformer
+    opt: torch.optim.AdamW
+    gen: torch.Generator
+    resume_path: Path
+    step: int = 0  # where this run starts (a resumed run: where the last one stopped)
+    elapsed: float = 0.0  # seconds trained before that
+    history: list = field(default_factory=list)  # the card's curve: losses, head scores
+    snaps: list = field(default_factory=list)  # the snapshots saved so far
+
+    @property
+    def total(self) -> int:
+        return self.s.steps(self.config.n_ctx)
+
+    @property
+    def tokens_per_step(self) -> int:
+        return self.s.batch_size * self.config.n_ctx
+
+
+def start_run(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: Path,
+              tokenizer_path: Path, resume: bool, device: str | None, dataset) -> LMRun:
+    """Seed, data, model, optimizer and sampling generator, in that order (the order fixes
+    the weights); with ``resume``, the saved state of an interrupted run loaded over them."""
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     torch.manual_seed(s.seed)
     tok = Tokenizer.load(tokenizer_path)
@@ -240,86 +260,102 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
     model = Transformer(config).to(device).train()
     opt = make_optimizer(model, s)
     gen = torch.Generator().manual_seed(s.seed)
-    total = s.steps(config.n_ctx)
     # Resume state of the zoo's models lives in runs/NAME (zoo_build looks there); a run
     # writing elsewhere (a study variant) keeps its own beside its output.
     run_dir = (ROOT / "runs" / name if Path(out).resolve() == (ROOT / "checkpoints").resolve()
                else Path(out) / "resume")
-    resume_path = run_dir / "resume.safetensors"
-    step, elapsed, history, snaps = 0, 0.0, [], []
-    if resume and resume_path.exists():
-        info = load_resume(resume_path, model, opt, gen)
-        step, elapsed, history, snaps = (info["step"], info["elapsed"], info["history"],
-                                         info["snapshots"])
-    first_step, first_wall = step, elapsed
-    batches = random_batches(dataset.train, s.batch_size, config.n_ctx, gen)
-    pool = span_pool(dataset.train, tok, s.recipe())
-    words = common_word_ids(tok, dataset.train) if s.track_every else None
-    forward = torch.compile(model) if s.compile else model
-    tokens_per_step = s.batch_size * config.n_ctx
-    want_snaps = set(snapshot_steps(total, s.snapshots))
-    progress = Progress(total, tokens_per_step, quiet=quiet, start=step)
-    train_loss = float("nan")
-    start = time.perf_counter() - elapsed
-    while step < total:
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step, total, s)
-        x, y = training_batch(batches, config, tok, gen, s, pool, device)
-        with autocast(device, s):
-            loss = loss_on(forward, x, y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), s.grad_clip)
-        opt.step()
-        step += 1
-        # smoothed for the progress line; the first step seeds it
-        value = loss.item()
-        train_loss = value if math.isnan(train_loss) else 0.95 * train_loss + 0.05 * value
-        progress.update(step, train_loss)
-        if step % s.eval_every == 0 or step == total:
-            val = evaluate(model, dataset.val, config, tok, s, device, s.eval_batches // 2)
-            history.append({"step": step, "tokens": step * tokens_per_step,
-                            "train_loss": round(train_loss, 4), "val_loss": round(val, 4)})
-            progress.note(f"step {step}: val loss {val:.3f}")
-        if s.track_every and (step % s.track_every == 0 or step == total):
-            point = track(on_cpu(model), tok, dataset.val, words)
-            history.append({"step": step, "tokens": step * tokens_per_step, "heads": point})
-            progress.note(f"step {step}: heads {json.dumps(point)}")
-        if step in want_snaps:
-            path = out / "snapshots" / name / f"step_{step:05d}.safetensors"
-            save_model(model, path, dtype=torch.float16)
-            snaps.append({"step": step, "tokens": step * tokens_per_step,
-                          "train_loss": round(train_loss, 4), "file": path.name})
-        if step % s.eval_every == 0 and step < total:
-            save_resume(resume_path, model, opt, gen, {
-                "step": step, "elapsed": time.perf_counter() - start, "history": history,
-                "snapshots": snaps})
-    progress.close()
-    wall = time.perf_counter() - start
+    r = LMRun(name, config, s, Path(out), device, tok, dataset, model, opt, gen,
+              run_dir / "resume.safetensors")
+    if resume and r.resume_path.exists():
+        info = load_resume(r.resume_path, model, opt, gen)
+        r.step, r.elapsed, r.history, r.snaps = (info["step"], info["elapsed"],
+                                                 info["history"], info["snapshots"])
+    return r
 
-    model.eval()
-    val_loss = evaluate(model, dataset.val, config, tok, s, device, s.eval_batches)
+
+def between_steps(r: LMRun, state: LoopState, progress: Progress, words, want_snaps: set[int],
+                  start: float) -> None:
+    """After a step: the validation loss every ``eval_every`` steps, the head scores every
+    ``track_every``, a snapshot at the planned steps, the resume state with each evaluation."""
+    s, step, tokens = r.s, state.step, state.step * r.tokens_per_step
+    if step % s.eval_every == 0 or step == r.total:
+        val = evaluate(r.model, r.dataset.val, r.config, r.tok, s, r.device, s.eval_batches // 2)
+        r.history.append({"step": step, "tokens": tokens,
+                          "train_loss": round(state.train_loss, 4), "val_loss": round(val, 4)})
+        progress.note(f"step {step}: val loss {val:.3f}")
+    if s.track_every and (step % s.track_every == 0 or step == r.total):
+        point = track(on_cpu(r.model), r.tok, r.dataset.val, words)
+        r.history.append({"step": step, "tokens": tokens, "heads": point})
+        progress.note(f"step {step}: heads {json.dumps(point)}")
+    if step in want_snaps:
+        path = r.out / "snapshots" / r.name / f"step_{step:05d}.safetensors"
+        save_model(r.model, path, dtype=torch.float16)
+        r.snaps.append({"step": step, "tokens": tokens,
+                        "train_loss": round(state.train_loss, 4), "file": path.name})
+    if step % s.eval_every == 0 and step < r.total:
+        save_resume(r.resume_path, r.model, r.opt, r.gen, {
+            "step": step, "elapsed": time.perf_counter() - start, "history": r.history,
+            "snapshots": r.snaps})
+
+
+def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: Path,
+          tokenizer_path: Path, resume: bool = False, device: str | None = None,
+          command: str = "", quiet: bool = False, dataset=None) -> dict:
+    """Train (or, with ``resume``, go on training) one checkpoint; write it and its card
+    (see the module docstring) and return the card."""
+    r = start_run(name, config, s, corpus, out, tokenizer_path, resume, device, dataset)
+    batches = random_batches(r.dataset.train, s.batch_size, config.n_ctx, r.gen)
+    pool = span_pool(r.dataset.train, r.tok, s.recipe())
+    words = common_word_ids(r.tok, r.dataset.train) if s.track_every else None
+    forward = torch.compile(r.model) if s.compile else r.model
+    want_snaps = set(snapshot_steps(r.total, s.snapshots))
+    progress = Progress(r.total, r.tokens_per_step, quiet=quiet, start=r.step)
+    start = time.perf_counter() - r.elapsed
+
+    def loss_of(batch: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        with autocast(r.device, s):
+            return loss_on(forward, *batch)
+
+    state = run(r.model, r.opt,
+                lambda _: training_batch(batches, config, r.tok, r.gen, s, pool, r.device),
+                loss_of, r.total, start=r.step, lr=lambda step: lr_at(step, r.total, s),
+                grad_clip=s.grad_clip, progress=progress,
+                after_step=lambda st: between_steps(r, st, progress, words, want_snaps, start))
+    progress.close()
+    card = finish(r, state.train_loss, time.perf_counter() - start, tokenizer_path, command)
+    if r.resume_path.exists():
+        r.resume_path.unlink()
+    return card
+
+
+def finish(r: LMRun, train_loss: float, wall: float, tokenizer_path: Path,
+           command: str) -> dict:
+    """The final evaluation of the trained (fp32) model, its fp16 weights saved, and the
+    card written and returned."""
+    config, s, dataset, device = r.config, r.s, r.dataset, r.device
+    r.model.eval()
+    val_loss = evaluate(r.model, dataset.val, config, r.tok, s, device, s.eval_batches)
     # a run without probes (--probe-share 0) has no probe stream to score
-    val_probe_loss = (evaluate(model, dataset.val_probes, config, tok, s, device,
+    val_probe_loss = (evaluate(r.model, dataset.val_probes, config, r.tok, s, device,
                                s.eval_batches)
                       if len(dataset.val_probes) > config.n_ctx else None)
-    weights = save_model(model, out / f"{name}.safetensors", dtype=torch.float16)
+    weights = save_model(r.model, r.out / f"{r.name}.safetensors", dtype=torch.float16)
     card = {
-        "name": name,
+        "name": r.name,
         "objective": "next-token" if config.causal else "masked-word",
         "config": config.to_dict(),
         "training": asdict(s),
-        "steps": total,
-        "tokens_seen": total * tokens_per_step,
+        "steps": r.total,
+        "tokens_seen": r.total * r.tokens_per_step,
         "train_loss": round(train_loss, 4),
         "val_loss": round(val_loss, 4),
         "val_probe_loss": None if val_probe_loss is None else round(val_probe_loss, 4),
-        "history": history,
-        "snapshots": snaps,
+        "history": r.history,
+        "snapshots": r.snaps,
         "wall_time_s": round(wall, 1),
         # of this run only when it was resumed (the earlier part's time is in wall_time_s)
-        "tokens_per_s": round((total - first_step) * tokens_per_step
-                              / max(1e-9, wall - first_wall)),
+        "tokens_per_s": round((r.total - r.step) * r.tokens_per_step
+                              / max(1e-9, wall - r.elapsed)),
         "precision": s.precision,
         "threads": torch.get_num_threads(),
         "device": str(device),
@@ -331,34 +367,20 @@ def train(name: str, config: ModelConfig, s: TrainSettings, corpus: Path, out: P
         "weights_sha256": sha256_file(weights),
         "command": command,
     }
-    card_path = out / f"{name}.json"
-    tmp = card_path.with_name(card_path.name + ".tmp")
-    tmp.write_text(json.dumps(card, indent=2) + "\n")
-    tmp.replace(card_path)
-    if resume_path.exists():
-        resume_path.unlink()
+    write_json(r.out / f"{r.name}.json", card)
     return card
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--name", required=True, help="checkpoint name, e.g. causal-h4-rotary")
+    """The common options (:func:`explorer.training.cli.task_parser`: ``--name`` required,
+    ``--threads`` 0 by default) and the language model's own."""
+    p = task_parser(__doc__.split("\n")[0])
+    p.set_defaults(threads=0)
     p.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    p.add_argument("--tokenizer", type=Path, default=ROOT / "checkpoints" / "tokenizer.json")
-    p.add_argument("--out", type=Path, default=ROOT / "checkpoints")
-    p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--pos", default="rotary",
-                   choices=["none", "sinusoidal", "learned", "rotary", "alibi"])
     p.add_argument("--bidirectional", action="store_true", help="masked-word encoder")
     p.add_argument("--norm", default="pre", choices=["pre", "post"])
-    p.add_argument("--d-model", type=int, default=128)
-    p.add_argument("--layers", type=int, default=4)
-    p.add_argument("--d-ff", type=int, default=512)
     p.add_argument("--ctx", type=int, default=128)
     p.add_argument("--tokens", type=float, default=2e6)
-    p.add_argument("--batch-size", type=int, default=8)
-    p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--probe-share", type=float, default=0.1)
     p.add_argument("--snapshots", type=int, default=0)
     p.add_argument("--repeat-share", type=float, default=0.25,
@@ -379,10 +401,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--track-every", type=int, default=500,
                    help="steps between head-score points on the card (0: none)")
     p.add_argument("--eval-every", type=int, default=100)
-    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch default)")
     p.add_argument("--device", default=None)
     p.add_argument("--resume", action="store_true")
-    p.add_argument("--quiet", action="store_true")
     return p.parse_args(argv)
 
 
@@ -401,10 +421,7 @@ def main(argv: list[str] | None = None) -> dict:
         import importlib
 
         return importlib.import_module(TASK_TRAINERS[known.task]).main(rest)
-    args = parse_args(rest)
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    tok = Tokenizer.load(args.tokenizer)
+    args, tok, command = setup(rest, parse_args, task="lm" if rest != argv else None)
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_heads=args.heads, d_ff=args.d_ff, n_ctx=args.ctx,
                          pos_encoding=args.pos, causal=not args.bidirectional, norm=args.norm)
@@ -417,7 +434,6 @@ def main(argv: list[str] | None = None) -> dict:
                              repeat_gap=args.repeat_gap,
                              repeat_text_share=args.repeat_text_share, precision=args.precision,
                              compile=args.compile, track_every=args.track_every)
-    command = "python -m explorer.training.train " + shlex.join(argv)
     card = train(args.name, config, settings, args.corpus, args.out, args.tokenizer,
                  resume=args.resume, device=args.device, command=command, quiet=args.quiet)
     print(f"{args.name}: val loss {card['val_loss']:.3f} after {card['tokens_seen']:,} tokens "

@@ -2,9 +2,9 @@
 
 The task is :mod:`explorer.training.classify_task` (sentiment with negation and a distractor
 clause), generated here from a seed, so the run needs no corpus. AdamW with the
-language-model trainer's warm-up + cosine schedule and weight-decay groups
-(:func:`explorer.training.train.lr_at`, :func:`explorer.training.train.make_optimizer`),
-CPU, one thread by default; deterministic for a seed. Writes, atomically:
+language-model trainer's warm-up + cosine schedule and weight-decay groups, in the loop all
+trainers share (:mod:`explorer.training.loop`), CPU, one thread by default; deterministic
+for a seed. Writes, atomically:
 
 - ``OUT/NAME.safetensors`` (fp16 weights + the config in the header),
 - ``OUT/NAME.json``, the card (config, settings, examples seen, loss, accuracies,
@@ -17,10 +17,7 @@ CPU, one thread by default; deterministic for a seed. Writes, atomically:
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import platform
-import shlex
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,9 +30,9 @@ from explorer.models.classifier import Classifier
 from explorer.models.config import ModelConfig
 from explorer.models.tokenizer import PAD, Tokenizer
 from explorer.training.classify_task import CLASSES, Example, generate
-from explorer.training.cli import setup, task_parser
+from explorer.training.cli import setup, task_parser, write_json
+from explorer.training.loop import LoopState, lr_at, make_optimizer, run
 from explorer.training.progress import Progress
-from explorer.training.train import lr_at, make_optimizer
 
 HELDOUT_SEED = 1  # the held-out sentences (word/shape pairs never trained on)
 VAL_SEED = 2  # fresh sentences from the training pairs, for comparison
@@ -114,13 +111,6 @@ def measure(model: Classifier, tok: Tokenizer, n: int) -> dict:
             "distractor_not": share(lambda e: e.distractor_not)}
 
 
-def _write_json(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(path)
-
-
 def train(name: str, config: ModelConfig, s: ClassifySettings, out: Path, tokenizer_path: Path,
           command: str = "", quiet: bool = False) -> dict:
     torch.manual_seed(s.seed)
@@ -131,30 +121,36 @@ def train(name: str, config: ModelConfig, s: ClassifySettings, out: Path, tokeni
     data = generate(total * s.batch_size, seed=s.seed, split="train")
     heldout = heldout_examples(min(500, s.eval_n))  # a quick look during training
     progress = Progress(total, s.batch_size, quiet=quiet, unit="sentences")
-    history, train_loss = [], float("nan")
-    start = time.perf_counter()
-    for step in range(total):
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step, total, s)
-        batch = data[step * s.batch_size:(step + 1) * s.batch_size]
+    history = []
+
+    def loss_of(batch: list[Example]) -> torch.Tensor:
         tokens, pad = encode(tok, [e.text for e in batch], config.n_ctx)
         labels = torch.tensor([e.label for e in batch])
-        loss = F.nll_loss(model(tokens, key_padding_mask=pad, fused=True), labels)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), s.grad_clip)
-        opt.step()
-        value = loss.item()
-        train_loss = value if math.isnan(train_loss) else 0.95 * train_loss + 0.05 * value
-        progress.update(step + 1, train_loss)
-        if (step + 1) % s.eval_every == 0 or step + 1 == total:
+        return F.nll_loss(model(tokens, key_padding_mask=pad, fused=True), labels)
+
+    def after_step(state: LoopState) -> None:
+        if state.step % s.eval_every == 0 or state.step == total:
             acc = accuracy(model, tok, heldout)
-            history.append({"step": step + 1, "examples": (step + 1) * s.batch_size,
-                            "train_loss": round(train_loss, 4), "heldout_accuracy": round(acc, 4)})
-            progress.note(f"step {step + 1}: held-out accuracy {acc:.3f} ({len(heldout)})")
+            history.append({"step": state.step, "examples": state.step * s.batch_size,
+                            "train_loss": round(state.train_loss, 4),
+                            "heldout_accuracy": round(acc, 4)})
+            progress.note(f"step {state.step}: held-out accuracy {acc:.3f} ({len(heldout)})")
+
+    start = time.perf_counter()
+    state = run(model, opt, lambda step: data[step * s.batch_size:(step + 1) * s.batch_size],
+                loss_of, total, lr=lambda step: lr_at(step, total, s), grad_clip=s.grad_clip,
+                progress=progress, after_step=after_step)
     progress.close()
     wall = time.perf_counter() - start
+    return finish(name, config, s, model, tok, out, tokenizer_path, command, {
+        "train_loss": round(state.train_loss, 4), "history": history,
+        "wall_time_s": round(wall, 1)})
 
+
+def finish(name: str, config: ModelConfig, s: ClassifySettings, model: Classifier,
+           tok: Tokenizer, out: Path, tokenizer_path: Path, command: str, trained: dict) -> dict:
+    """Save the fp16 weights, measure *them*, write the card (``trained``: what training
+    adds: its loss, curve and time) and the eval file; return the card."""
     weights = save_model(model, out / f"{name}.safetensors", dtype=torch.float16)
     saved = load_model(weights)  # state what the shipped fp16 weights do, not the fp32 ones
     result = measure(saved, tok, s.eval_n)
@@ -162,17 +158,18 @@ def train(name: str, config: ModelConfig, s: ClassifySettings, out: Path, tokeni
     card = {
         "name": name, "task": "classify", "objective": "sentiment with negation (generated)",
         "classes": list(CLASSES), "config": config.to_dict(), "training": asdict(s),
-        "steps": total, "examples_seen": total * s.batch_size,
-        "train_loss": round(train_loss, 4), "heldout_accuracy": result["accuracy"],
-        "heldout": result, "val_accuracy_seen_pairs": round(val_seen, 4), "history": history,
-        "wall_time_s": round(wall, 1), "device": "cpu", "threads": torch.get_num_threads(),
+        "steps": s.steps(), "examples_seen": s.steps() * s.batch_size,
+        "train_loss": trained["train_loss"], "heldout_accuracy": result["accuracy"],
+        "heldout": result, "val_accuracy_seen_pairs": round(val_seen, 4),
+        "history": trained["history"], "wall_time_s": trained["wall_time_s"], "device": "cpu",
+        "threads": torch.get_num_threads(),
         "torch": torch.__version__, "python": platform.python_version(),
         "data": "explorer/training/classify_task.py",
         "tokenizer_sha256": sha256_file(tokenizer_path),
         "weights_sha256": sha256_file(weights), "command": command,
     }
-    _write_json(out / f"{name}.json", card)
-    _write_json(out / "eval" / f"{name}.json", {
+    write_json(out / f"{name}.json", card)
+    write_json(out / "eval" / f"{name}.json", {
         "task": "classify", "metric": "accuracy", "accuracy": result["accuracy"],
         "n": result["n"], "what": WHAT.format(n=result["n"]),
         "weights_sha256": card["weights_sha256"]})
@@ -180,28 +177,25 @@ def train(name: str, config: ModelConfig, s: ClassifySettings, out: Path, tokeni
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The common options (:func:`explorer.training.cli.task_parser`) with the classifier's
+    defaults, and its own: ``--ctx``, ``--examples``, ``--eval-every``."""
     p = task_parser(__doc__.split("\n")[0], "classify-h4-sentiment")
-    p.add_argument("--layers", type=int, default=2)
+    p.set_defaults(layers=2, batch_size=64, lr=1e-3)
     p.add_argument("--ctx", type=int, default=64)
-    p.add_argument("--pos", default="rotary",
-                   choices=["none", "sinusoidal", "learned", "rotary", "alibi"])
     p.add_argument("--examples", type=float, default=32_000)
-    p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--eval-every", type=int, default=100)
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict:
     """``argv`` is what follows ``--task classify`` (see :func:`explorer.training.train.main`)."""
-    argv, args, tok = setup(argv, parse_args)
+    args, tok, command = setup(argv, parse_args, task="classify")
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_heads=args.heads, d_ff=args.d_ff, n_ctx=args.ctx,
                          pos_encoding=args.pos, causal=False, task="classify",
                          n_classes=len(CLASSES))
     settings = ClassifySettings(examples=int(args.examples), batch_size=args.batch_size,
                                 lr=args.lr, seed=args.seed, eval_every=args.eval_every)
-    command = "python -m explorer.training.train --task classify " + shlex.join(argv)
     card = train(args.name, config, settings, args.out, args.tokenizer, command=command,
                  quiet=args.quiet)
     print(f"{args.name}: held-out accuracy {card['heldout_accuracy']:.3f} "

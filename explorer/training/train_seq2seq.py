@@ -3,7 +3,7 @@
 
 The task and its data are :mod:`explorer.training.seq2seq_task` (reverse a list of words, all
 generated, seeded). Teacher forcing with cross-entropy on the next target token; AdamW
-with warm-up and cosine decay (the language model's own ``lr_at``/``make_optimizer``);
+with warm-up and cosine decay, in the loop all trainers share (:mod:`explorer.training.loop`);
 CPU, one thread by default, deterministic for a seed. Writes, atomically:
 
 - ``OUT/NAME.safetensors`` (fp16 weights + the config in the header),
@@ -18,10 +18,7 @@ training stream never produces (see ``seq2seq_data.is_held_out``).
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import platform
-import shlex
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -34,9 +31,9 @@ from explorer.models.config import ModelConfig
 from explorer.models.encoder_decoder import EOS_ID, EncoderDecoder
 from explorer.models.tokenizer import Tokenizer
 from explorer.training import seq2seq_task as data
-from explorer.training.cli import setup, task_parser
+from explorer.training.cli import setup, task_parser, write_json
+from explorer.training.loop import LoopState, lr_at, make_optimizer, run
 from explorer.training.progress import Progress
-from explorer.training.train import lr_at, make_optimizer
 
 EVAL_SEED = 20240  # the held-out lists every evaluation uses
 
@@ -91,13 +88,6 @@ def measure(model: EncoderDecoder, tok: Tokenizer, n: int) -> dict:
     return {"accuracy": result["exact_match"], **result}
 
 
-def _write_json(path: Path, payload: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(payload, indent=2) + "\n")
-    tmp.replace(path)
-
-
 def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
           tokenizer_path: Path, command: str = "", quiet: bool = False) -> dict:
     torch.manual_seed(s.seed)
@@ -107,27 +97,32 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
     opt = make_optimizer(model, s)
     batches = data.train_batches(s.batch_size, s.seed, ids)
     progress = Progress(s.steps, s.batch_size, quiet=quiet, unit="lists")
-    train_loss, history = float("nan"), []
-    start = time.perf_counter()
-    for step in range(1, s.steps + 1):
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step - 1, s.steps, s)
-        loss = loss_on(model, next(batches))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), s.grad_clip)
-        opt.step()
-        value = loss.item()
-        train_loss = value if math.isnan(train_loss) else 0.95 * train_loss + 0.05 * value
-        progress.update(step, train_loss)
-        if step % max(1, s.steps // 10) == 0:
+    history = []
+
+    def after_step(state: LoopState) -> None:
+        if state.step % max(1, s.steps // 10) == 0:
             acc = evaluate(model, ids, 200)
-            history.append({"step": step, "train_loss": round(train_loss, 4),
+            history.append({"step": state.step, "train_loss": round(state.train_loss, 4),
                             "held_out_exact_match_200": acc["exact_match"]})
-            progress.note(f"step {step}: held-out exact match {acc['exact_match']:.1%} (200)")
+            progress.note(f"step {state.step}: held-out exact match "
+                          f"{acc['exact_match']:.1%} (200)")
+
+    start = time.perf_counter()
+    state = run(model, opt, lambda _: next(batches), lambda b: loss_on(model, b), s.steps,
+                lr=lambda step: lr_at(step, s.steps, s), grad_clip=s.grad_clip,
+                progress=progress, after_step=after_step)
     progress.close()
     wall = time.perf_counter() - start
+    return finish(name, config, s, model, ids, out, tokenizer_path, command, {
+        "train_loss": round(state.train_loss, 4), "history": history,
+        "wall_time_s": round(wall, 1)})
 
+
+def finish(name: str, config: ModelConfig, s: Seq2SeqSettings, model: EncoderDecoder,
+           ids: dict[str, int], out: Path, tokenizer_path: Path, command: str,
+           trained: dict) -> dict:
+    """Save the fp16 weights, evaluate *them* (as they will be served), write the card
+    (``trained``: what training adds: its loss, curve and time) and the eval file; the card."""
     weights = save_model(model, out / f"{name}.safetensors", dtype=torch.float16)
     acc = evaluate(load_model(weights), ids, s.eval_n)  # the fp16 file as it will be served
     card = {
@@ -141,12 +136,12 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
                  "by a stable hash of its words, never trained on",
                  "eval_seed": EVAL_SEED},
         "examples_seen": s.steps * s.batch_size,
-        "train_loss": round(train_loss, 4),
+        "train_loss": trained["train_loss"],
         "held_out_exact_match": acc["exact_match"],
         "held_out_token_accuracy": round(acc["token_accuracy"], 4),
         "held_out_n": acc["n"],
-        "history": history,
-        "wall_time_s": round(wall, 1),
+        "history": trained["history"],
+        "wall_time_s": trained["wall_time_s"],
         "threads": torch.get_num_threads(),
         "torch": torch.__version__,
         "python": platform.python_version(),
@@ -154,8 +149,8 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
         "weights_sha256": sha256_file(weights),
         "command": command,
     }
-    _write_json(out / f"{name}.json", card)
-    _write_json(out / "eval" / f"{name}.json", {
+    write_json(out / f"{name}.json", card)
+    write_json(out / "eval" / f"{name}.json", {
         "task": "seq2seq", "metric": "accuracy", "accuracy": acc["exact_match"],
         "n": acc["n"], "token_accuracy": round(acc["token_accuracy"], 4),
         "weights_sha256": card["weights_sha256"],
@@ -167,28 +162,29 @@ def train(name: str, config: ModelConfig, s: Seq2SeqSettings, out: Path,
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = task_parser(__doc__.split("\n")[0], "seq2seq-h4-reverse")
-    p.add_argument("--layers", type=int, default=2, help="encoder blocks")
+    """The common options (:func:`explorer.training.cli.task_parser`; ``--layers``: encoder
+    blocks) with the encoder-decoder's defaults, and its own: ``--dec-layers``, ``--norm``,
+    ``--steps``, ``--eval-n``."""
+    p = task_parser(__doc__.split("\n")[0], "seq2seq-h4-reverse",
+                    positions=("learned", "sinusoidal"))
+    p.set_defaults(layers=2, pos="learned", batch_size=Seq2SeqSettings.batch_size,
+                   lr=Seq2SeqSettings.lr)
     p.add_argument("--dec-layers", type=int, default=2, help="decoder blocks")
-    p.add_argument("--pos", default="learned", choices=["learned", "sinusoidal"])
     p.add_argument("--norm", default="pre", choices=["pre", "post"])
     p.add_argument("--steps", type=int, default=Seq2SeqSettings.steps)
-    p.add_argument("--batch-size", type=int, default=Seq2SeqSettings.batch_size)
-    p.add_argument("--lr", type=float, default=Seq2SeqSettings.lr)
     p.add_argument("--eval-n", type=int, default=Seq2SeqSettings.eval_n)
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict:
     """``argv`` is what follows ``--task seq2seq`` on ``python -m explorer.training.train``."""
-    argv, args, tok = setup(argv, parse_args)
+    args, tok, command = setup(argv, parse_args, task="seq2seq")
     config = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_layers=args.layers,
                          n_dec_layers=args.dec_layers, n_heads=args.heads, d_ff=args.d_ff,
                          n_ctx=data.MAX_WORDS + 1, pos_encoding=args.pos, causal=True,
                          norm=args.norm, task="seq2seq")
     settings = Seq2SeqSettings(steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                                seed=args.seed, eval_n=args.eval_n)
-    command = "python -m explorer.training.train --task seq2seq " + shlex.join(argv)
     card = train(args.name, config, settings, args.out, args.tokenizer, command=command,
                  quiet=args.quiet)
     print(f"{args.name}: held-out exact match {card['held_out_exact_match']:.1%} "
