@@ -6,8 +6,12 @@ Starts ``app.py`` (of ``--dir``: another checkout to compare) pinned to the firs
 this process's affinity (``taskset``), this client on the others; sends ``--requests``
 grid POSTs one after another, as pages do (the canvas's ``grid_data``, a sentence of
 ``--tokens`` tokens, alternating two texts so no answer is a repeat), and reports the
-server's CPU time (utime + stime from /proc) per request, the median round trip, and the
-load average. Only the keystroke path: no page load, no queue events.
+server's CPU time (utime + stime from /proc) per request, split by thread (``ae-keystrokes``:
+the model and the answer's payload; ``ae-http``: the event loop, HTTP and the hand-off;
+explorer/server/threads.py), the median round trip, and the load average. Then the same
+request's ``grid_payloads`` in this process (thread CPU time, median of ``--requests``): what
+the model's part costs with no server around it. Only the keystroke path: no page load, no
+queue events.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.app_server import GRID_PATH, AppServer, grid_request
+from benchmarks.app_server import GRID_PATH, AppServer, grid_request, thread_cpu_seconds
 from benchmarks.common import ROOT, load_avg
 from benchmarks.lecture import pinned
 
@@ -70,6 +74,7 @@ def main(argv: list[str] | None = None) -> None:
                 c.post(GRID_PATH, json=grid_request(component, sessions[i % len(sessions)],
                                                     texts[i % 2]))
             rtt, cpu0 = [], server.cpu_seconds()
+            threads0 = thread_cpu_seconds(server.proc.pid)
             for i in range(args.requests):
                 t0 = time.perf_counter()
                 r = c.post(GRID_PATH, json=grid_request(component, sessions[i % len(sessions)],
@@ -78,13 +83,41 @@ def main(argv: list[str] | None = None) -> None:
                 if r.status_code != 200 or not r.json().get("ok"):
                     raise SystemExit(f"request {i}: HTTP {r.status_code} {r.text[:120]}")
             cpu = server.cpu_seconds() - cpu0
+            threads = thread_cpu_seconds(server.proc.pid)
     finally:
         server.stop()
+    per_thread = {name: (t - threads0.get(name, 0.0)) / args.requests * 1e3
+                  for name, t in threads.items() if t > threads0.get(name, 0.0)}
     print(f"python -m benchmarks.grid_cpu {' '.join(sys.argv[1:] if argv is None else argv)}")
     print(f"{args.dir}: {args.requests} grid requests of {args.tokens} tokens, one at a time: "
           f"server {cpu / args.requests * 1e3:.2f} ms CPU per request, round trip median "
           f"{statistics.median(rtt) * 1e3:.1f} ms; server on core {server_core}; "
           f"load average {load_avg()}")
+    print("  by thread, ms CPU per request: " + ", ".join(
+        f"{name} {ms:.2f}" for name, ms in sorted(per_thread.items(), key=lambda kv: -kv[1])))
+    print(f"  in this process, grid_payloads of the same request: "
+          f"{in_process_ms(texts, args.requests):.2f} ms thread CPU (median)")
+
+
+def in_process_ms(texts: tuple[str, str], requests: int) -> float:
+    """Median thread CPU ms of ``grid_payloads`` for one request at a time, alternating
+    ``texts``, on one torch thread (as the server's model thread)."""
+    import torch
+
+    from explorer import app
+    from explorer.views.grid_payload import grid_payloads
+
+    torch.set_num_threads(1)
+    tok, zoo = app.load_resources()
+    bodies = [grid_request(0, "s", text)["data"] for text in texts]
+    for i in range(20):  # warm-up
+        grid_payloads(zoo, tok, [bodies[i % 2]])
+    spent = []
+    for i in range(requests):
+        t0 = time.thread_time()
+        grid_payloads(zoo, tok, [bodies[i % 2]])
+        spent.append(time.thread_time() - t0)
+    return statistics.median(spent) * 1e3
 
 
 if __name__ == "__main__":

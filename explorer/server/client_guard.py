@@ -64,6 +64,7 @@ from collections import OrderedDict
 import orjson
 
 from explorer.server.sessions import TRANSIENT
+from explorer.server.threads import name_thread
 from explorer.views.controls import BOX_CHARS
 
 log = logging.getLogger("attention_explorer")
@@ -91,6 +92,7 @@ BUSY_MESSAGE = "The server is busy: too many requests from this page. Trying aga
 SESSION_PATH = re.compile(r"/gradio_api/(queue/join|component_server|run/|call/|api/)")
 NEW_IF_UNNAMED = re.compile(r"/gradio_api/(run|call|api)/")  # Gradio makes a session
 KEYSTROKE_PATH = re.compile(r"/gradio_api/component_server/?$")
+HTTP_THREAD = "ae-http"  # the event loop's thread in the OS: it answers every request
 JOIN_PATH = re.compile(r"/gradio_api/queue/join/?$")
 # Server functions answered by the guard itself, not Gradio's component_server route: the
 # keystroke's grid (explorer/ui/explore_tab.py). That route cost ~4 ms of a core per request (a
@@ -316,8 +318,12 @@ class ClientGuard:
         # session -> its joins admitted and not yet answered (pushed into the queue): many
         # sent at once all pass a count of the queue alone. Touched on the event loop only.
         self._joining: dict[str, int] = {}
+        self._named = False  # the event loop's thread, named once (explorer/server/threads.py)
 
     async def __call__(self, scope, receive, send) -> None:
+        if not self._named:
+            self._named = True
+            name_thread(HTTP_THREAD)
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return

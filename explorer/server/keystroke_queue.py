@@ -40,6 +40,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from explorer.server.threads import name_thread
+
 log = logging.getLogger("attention_explorer")
 
 MAX_BATCH = 32  # requests per call of run_batch (explorer.analysis.run.MAX_BATCH)
@@ -47,6 +49,7 @@ WINDOW_S = 0.003  # an idle worker waits this long for more requests to batch wi
 MAX_WAIT_S = 1.0  # past this much work waiting, the heaviest session's request is refused
 LOAD_HALF_LIFE_S = 5.0  # a session's recent requests count half after this long
 MAX_LOADS = 16384  # sessions whose recent load is remembered (least recent out first)
+THREAD = "ae-keystrokes"  # the model thread's name in the OS (explorer/server/threads.py)
 BUSY = {"ok": False, "retry": True,
         "caption": "⏳ The server is busy: trying again in a moment…"}
 SUPERSEDED = {"ok": False, "retry": True, "superseded": True,
@@ -152,7 +155,8 @@ class KeystrokeQueue:
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
         if self._pool is None:  # one thread: one batch at a time is fastest on a core
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="keystrokes")
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="keystrokes",
+                                            initializer=name_thread, initargs=(THREAD,))
         while True:
             await self._wake.wait()
             self._wake.clear()
