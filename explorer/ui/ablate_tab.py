@@ -10,20 +10,17 @@ switches heads of the session's own model.
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
 from explorer.server.lab_session import registry, session_of, sources
 from explorer.ui.controls import Panel, wire_live
+from explorer.ui.errors import guarded
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
 from explorer.views.controls import LAB_OBJECTIVE, TOKENS_HELP, BadControl, parse_controls
 from explorer.views.lab_models import model_key
 
-log = logging.getLogger("attention_explorer")
 TAB = "ablate"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """Switching a head **off** keeps its attention pattern but removes what it writes
 into the model, so later layers and the guesses change while earlier layers cannot.
@@ -110,19 +107,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     models = registry(demo, zoo)  # "my Lab model": the session's own
 
+    # (shown outputs, remembered ranking): a failed request shows its message, remembers none
+    @guarded("ablate", lambda message: ([message, None, None, None, "", [], "", None], None))
     def compute(request, text, *values, cached=None):
         *controls, labels = values
-        try:
-            c = parse_controls(*controls)
-            z, t = sources(models, request, zoo, tok, c, text)
-            key = ranking_key(model_key(z, c.checkpoint()), text or "", c)
-            ranking = cached[1] if cached and cached[0] == key else None
-            v = ablate_view(z, t, text, c, labels, ranking=ranking)
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, None, None, "", [], "", None], None
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("ablate failed")
-            return [FAILED, None, None, None, "", [], "", None], None
+        c = parse_controls(*controls)
+        z, t = sources(models, request, zoo, tok, c, text)
+        key = ranking_key(model_key(z, c.checkpoint()), text or "", c)
+        ranking = cached[1] if cached and cached[0] == key else None
+        v = ablate_view(z, t, text, c, labels, ranking=ranking)
         remember = (key, v.ranking) if v.ranking is not None else None
         shown = [v.status, v.grid, v.predictions, v.change, v.intro, v.table, v.legend,
                  v.attribution]

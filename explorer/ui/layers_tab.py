@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
 from explorer.ui.controls import Panel, wire_live
-from explorer.views.controls import BadControl, parse_controls
+from explorer.ui.errors import guarded
+from explorer.views.controls import parse_controls
 from explorer.views.layers import METHOD_NAMES, layers_view
 
-log = logging.getLogger("attention_explorer")
 TAB = "layers"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """One attention map says where a token looks **in one layer**. But layer 2 looks at
 tokens that already mixed in others at layer 1, and the residual connection keeps part of
@@ -25,14 +22,13 @@ residual by how much each really writes (their vector norms) instead of half-and
 Rollout is a picture of attention flow, not proof of what the model used."""
 
 METHOD_CHOICES = [(METHOD_NAMES["rollout"], "rollout"), (METHOD_NAMES["residual"], "residual")]
+
+
+@guarded("through the layers", lambda message: (message, None, None, None, None))
 def compute(zoo, tok, text, controls: list, method: str, position, follow_last: bool):
     """(status, heatmap, strip, output position, token count) for one request; position
-    and count are None when the request shows nothing new."""
-    try:
-        c = parse_controls(*controls)
-    except BadControl as exc:
-        return f"⚠️ {exc}", None, None, None, None
-    v = layers_view(zoo, tok, text, c, method, position, follow_last)
+    and count are None when the request shows nothing new (a failed one, too)."""
+    v = layers_view(zoo, tok, text, parse_controls(*controls), method, position, follow_last)
     return v.status, v.heatmap, v.strip, v.position, v.n_tokens
 
 
@@ -65,12 +61,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
             follow = previous_n is None or int(chosen_position) >= int(previous_n) - 1
         except (TypeError, ValueError):
             follow = True
-        try:
-            status_md, fig, strip_, at, n = compute(zoo, tok, text, controls, chosen_method,
-                                                    chosen_position, follow)
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("through the layers failed")
-            return FAILED, None, None, gr.skip(), previous_n
+        status_md, fig, strip_, at, n = compute(zoo, tok, text, controls, chosen_method,
+                                                chosen_position, follow)
         if at is None:
             return status_md, fig, strip_, gr.skip(), previous_n
         slider = gr.Slider(maximum=max(n - 1, 1), value=at, interactive=n > 1)
@@ -86,12 +78,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # position is bounded to the sentence (a large number means the last token).
     def api(text, *values):
         *controls, chosen_method, chosen_position = values
-        try:
-            status_md, fig, strip_, at, _n = compute(zoo, tok, text, controls, chosen_method,
-                                                     chosen_position, False)
-        except Exception:
-            log.exception("through the layers (api) failed")
-            return FAILED, None, None, chosen_position
+        status_md, fig, strip_, at, _n = compute(zoo, tok, text, controls, chosen_method,
+                                                 chosen_position, False)
         return status_md, fig, strip_, chosen_position if at is None else at
 
     hidden = gr.Button("layers api", visible=False)

@@ -4,11 +4,10 @@ no course material a teacher may not have, only the 2017 paper and this app's ow
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
 from explorer.ui.controls import Panel, wire_live
+from explorer.ui.errors import guarded
 from explorer.views.lessons import (
     BLOCK_D,
     BLOCK_X,
@@ -23,9 +22,7 @@ from explorer.views.lessons import (
     rounded,
 )
 
-log = logging.getLogger("attention_explorer")
 TAB = "lessons"
-FAILED = "⚠️ Something went wrong with this lesson. Please try again."
 
 TEXT1 = """Give every token a vector: the rows of a matrix **X**. Self-attention makes each
 output row **yᵢ** a weighted average of *all* the rows of X. The weight that row *i* gives
@@ -190,14 +187,16 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         (lambda theme, n: lesson6(theme, n, zoo), [n6], [note6, *pe6]),
     ]
 
-    def guarded(fn, n_out):
+    def live(fn, outs):
+        """``fn`` on the page's theme; a failure says so in the lesson's note (lesson 2 has
+        none: its figures go blank) and the server log keeps the trace."""
+        def failed(message):
+            note = message if isinstance(outs[0], gr.Markdown) else None
+            return [note] + [None] * (len(outs) - 1)
+
+        @guarded(f"lesson {fn.__name__}", failed)
         def run(theme, *args):
-            try:
-                out = fn("dark" if theme == "dark" else "light", *args)
-            except Exception:
-                log.exception("lesson %s failed", fn.__name__)
-                return [FAILED] + [None] * (n_out - 1)
-            return list(out)
+            return list(fn("dark" if theme == "dark" else "light", *args))
         return run
 
     all_inputs = [panel.theme] + [c for _, ins, _ in lessons for c in ins]
@@ -206,7 +205,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def render_all(theme, *values):
         out, i = [], 0
         for fn, ins, outs in lessons:
-            out += guarded(fn, len(outs))(theme, *values[i:i + len(ins)])
+            out += live(fn, outs)(theme, *values[i:i + len(ins)])
             i += len(ins)
         return out
 
@@ -215,7 +214,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
               watch=("theme",))
     for fn, ins, outs in lessons:
         for control in ins:
-            control.change(guarded(fn, len(outs)), [panel.theme, *ins], outs,
+            control.change(live(fn, outs), [panel.theme, *ins], outs,
                            show_progress="hidden", trigger_mode="always_last",
                            api_name=False)
     reset1.click(lambda: rounded(SEED_X), None, x1, api_name=False)

@@ -20,7 +20,8 @@ from gradio.context import get_blocks_context
 
 from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
-from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, BadControl, parse_controls
+from explorer.ui.errors import guarded
+from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, parse_controls
 from explorer.views.share import HEAD_MAX, parse_query
 from explorer.views.take_home import (
     lab_model_file,
@@ -32,7 +33,6 @@ from explorer.views.take_home import (
 
 log = logging.getLogger("attention_explorer")
 TAB = "export"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 
 INTRO = """Keep what you see. **Pictures:** the buttons save a figure as PNG (for slides)
 or SVG (sharp at any size). **Numbers:** *Prepare the files* writes the weights of the head
@@ -195,8 +195,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # Before this tab's update (listeners of one trigger run in order): the view to link.
     tab.select(None, None, open_view, js=OPEN_VIEW, api_name=False, show_progress="hidden")
 
-    def hidden_downloads() -> list:  # built per call: a component made here would render
-        return [gr.DownloadButton(value=None, visible=False) for _ in (*downloads, lab_file)]
+    def no_file():  # a hidden download; built per call: a component made here would render
+        return gr.DownloadButton(value=None, visible=False)
+
+    def hidden_downloads() -> list:
+        return [no_file() for _ in (*downloads, lab_file)]
 
     outputs = [status, big, grid, link, qr, code, html_file, *downloads, lab_file]
     # What the prepared files were made from: an update that arrives later for the same
@@ -218,51 +221,37 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # Patch's corrupted copy, for a link that opens Patch (built before this tab)
     copies = [panel.link_fields["corrupt"]] if "corrupt" in panel.link_fields else []
 
+    # a view that failed offers no file made for an earlier one
+    @guarded("take it home", lambda message: [message, None, None, "", None, "", no_file(),
+                                              *hidden_downloads()])
     def update(request: gr.Request, text, *values):
         values, corrupt = (values[:-1], values[-1]) if copies else (values, None)
         *controls, page, view_id, prepared_from, html_from = values
         keep = prepared_from is not None and prepared_from == made_from(text, controls)
         files = [gr.skip() for _ in (*downloads, lab_file)] if keep else hidden_downloads()
         html = gr.skip() if html_from is not None and html_from == made_from(text, controls) \
-            else gr.DownloadButton(value=None, visible=False)
-        try:
-            z, t = serving(request, text, controls)
-            return [*take_home_view(z, t, text, controls, page, view_id, corrupt),
-                    notebook_cell(z, text, controls), html, *files]
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, None, "", None, "", html, *hidden_downloads()]
-        except Exception:  # never show a student a stack trace; keep it in the server log
-            log.exception("take it home failed")
-            return [FAILED, None, None, "", None, "", gr.DownloadButton(value=None, visible=False),
-                    *hidden_downloads()]
+            else no_file()
+        z, t = serving(request, text, controls)
+        return [*take_home_view(z, t, text, controls, page, view_id, corrupt),
+                notebook_cell(z, text, controls), html, *files]
 
     wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared,
                                                   html_made, *copies], outputs=outputs))
 
+    @guarded("the HTML view", lambda message: [message, None, gr.skip(), no_file()])
     def on_html(request: gr.Request, text, *controls):
-        try:
-            path, cell = notebook_file(*serving(request, text, controls), text, controls)
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
-        except Exception:
-            log.exception("the HTML view failed")
-            return [FAILED, None, gr.skip(), gr.DownloadButton(value=None, visible=False)]
+        path, cell = notebook_file(*serving(request, text, controls), text, controls)
         if path is None:
-            return [EMPTY_STATE, None, cell, gr.DownloadButton(value=None, visible=False)]
+            return [EMPTY_STATE, None, cell, no_file()]
         return [gr.skip(), made_from(text, controls), cell,
                 gr.DownloadButton(value=path, visible=True)]
 
     make_html.click(on_html, panel.inputs, [status, html_made, code, html_file],
                     api_name=False, show_progress="minimal", concurrency_limit=2)
 
+    @guarded("preparing the files", lambda message: [message, None, *hidden_downloads()[:-1]])
     def on_prepare(request: gr.Request, text, *controls):
-        try:
-            paths = prepare_files(*serving(request, text, controls), text, controls)
-        except BadControl as exc:
-            return [f"⚠️ {exc}", None, *hidden_downloads()[:-1]]
-        except Exception:
-            log.exception("preparing the files failed")
-            return [FAILED, None, *hidden_downloads()[:-1]]
+        paths = prepare_files(*serving(request, text, controls), text, controls)
         if paths[0] is None:
             return [EMPTY_STATE, None, *hidden_downloads()[:-1]]
         return [gr.skip(), made_from(text, controls),
@@ -272,15 +261,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                   api_name="export_files",
                   show_progress="minimal", concurrency_limit=2)
 
+    # on a failure hidden: the status says why already (on_prepare)
+    @guarded("writing the Lab model's file", lambda message: no_file())
     def on_lab_file(request: gr.Request, text, *controls):
         """The student's own Lab model as a file, when it is the Model (else hidden)."""
-        try:
-            path = lab_model_file(serving(request, text, controls)[0], controls)
-        except BadControl:  # the status says why already (on_prepare)
-            path = None
-        except Exception:
-            log.exception("writing the Lab model's file failed")
-            path = None
+        path = lab_model_file(serving(request, text, controls)[0], controls)
         return gr.DownloadButton(value=path, visible=path is not None)
 
     # after on_prepare (one trigger's listeners run in order); not part of its API
@@ -295,15 +280,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                               width=EXPORT_WIDTH)
         button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
 
+    @guarded("take it home (api)", lambda message: (message, None, None, ""))
     def api(request: gr.Request, text, *values):  # the same view, whichever tab is open
         *controls, page = values
-        try:
-            return take_home_view(*serving(request, text, controls), text, controls, page)[:4]
-        except BadControl as exc:
-            return f"⚠️ {exc}", None, None, ""
-        except Exception:
-            log.exception("take it home (api) failed")
-            return FAILED, None, None, ""
+        return take_home_view(*serving(request, text, controls), text, controls, page)[:4]
 
     hidden = gr.Button("export api", visible=False)
     hidden.click(api, [*panel.inputs, base], [status, big, grid, link], api_name="export_view",
