@@ -15,6 +15,7 @@ import gradio as gr
 from explorer.server.lab_session import registry, session_of, sources
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
+from explorer.ui.plots import plot_row
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.ablate import RANK_HEADERS, ablate_view, head_choices, ranking_key
 from explorer.views.controls import LAB_OBJECTIVE, TOKENS_HELP, BadControl, parse_controls
@@ -76,10 +77,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                            label="Heads switched off", elem_id="ablate-heads")
     clear = gr.Button("All heads on", size="sm", elem_id="ablate-clear")
     status = gr.Markdown(elem_id="ablate-status")
-    with gr.Row(equal_height=False):
-        grid = gr.Plot(show_label=False, elem_id="ablate-grid", min_width=320, scale=3)
-        predictions = gr.Plot(show_label=False, elem_id="ablate-predictions", min_width=280,
-                              scale=2)
+    grid, predictions = plot_row("ablate-grid", "ablate-predictions", min_width=(320, 280),
+                                 scale=(3, 2))
     gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
     # Only shown with a head off: with every head on there is no change to draw, and an
     # empty plot would sit there as a blank placeholder.

@@ -4,10 +4,13 @@ no course material a teacher may not have, only the 2017 paper and this app's ow
 
 from __future__ import annotations
 
+import contextlib
+
 import gradio as gr
 
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
+from explorer.ui.plots import plot_row
 from explorer.views.lessons import (
     BLOCK_D,
     BLOCK_X,
@@ -98,39 +101,38 @@ vectors are **added** to the embeddings; rotary **rotates** q and k inside each 
 the selected model and the shuffle test."""
 
 
+@contextlib.contextmanager
+def lesson(n: int, title: str, text: str):
+    """Lesson ``n``'s fold (``#lesson-n``; only the first starts open) with its text; the
+    caller declares its controls and figures inside."""
+    with gr.Accordion(f"{n} · {title}", open=n == 1, elem_id=f"lesson-{n}"):
+        gr.Markdown(text)
+        yield
+
+
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     gr.Markdown("Six short lessons, from attention without parameters to a whole "
                 "transformer block. Each has a live computation: change its inputs and watch "
                 "the numbers move.",
                 elem_id="lessons-intro")
 
-    with gr.Accordion("1 · Self-attention without parameters", open=True,
-                      elem_id="lesson-1"):
-        gr.Markdown(TEXT1)
+    with lesson(1, "Self-attention without parameters", TEXT1):
         x1 = gr.Dataframe(value=rounded(SEED_X), headers=["feature 1", "feature 2",
                                                             "feature 3"],
                           datatype="number", type="array", interactive=True, column_count=3,
                           label="X (one row per token)", elem_id="lesson1-x")
         reset1 = gr.Button("Back to the example X", size="sm")
         note1 = gr.Markdown(elem_id="lesson1-note")
-        with gr.Row(equal_height=False):
-            scores1 = gr.Plot(show_label=False, elem_id="lesson1-scores", min_width=280)
-            weights1 = gr.Plot(show_label=False, elem_id="lesson1-weights", min_width=280)
+        scores1, weights1 = plot_row("lesson1-scores", "lesson1-weights")
         y1 = gr.Plot(show_label=False, elem_id="lesson1-y")
 
-    with gr.Accordion("2 · Queries, keys, values — and why we scale", open=False,
-                      elem_id="lesson-2"):
-        gr.Markdown(TEXT2)
+    with lesson(2, "Queries, keys, values — and why we scale", TEXT2):
         dk = gr.Slider(1, 1024, value=64, step=1, label="d_k (length of q and k)",
                        elem_id="lesson2-dk")
-        with gr.Row(equal_height=False):
-            spread2 = gr.Plot(show_label=False, elem_id="lesson2-spread", min_width=300)
-            sat2 = gr.Plot(show_label=False, elem_id="lesson2-saturation", min_width=300)
+        spread2, sat2 = plot_row("lesson2-spread", "lesson2-saturation", min_width=300)
         row2 = gr.Plot(show_label=False, elem_id="lesson2-example")
 
-    with gr.Accordion("3 · Multi-head: one wide projection = heads stacked", open=False,
-                      elem_id="lesson-3"):
-        gr.Markdown(TEXT3)
+    with lesson(3, "Multi-head: one wide projection = heads stacked", TEXT3):
         with gr.Row():
             heads3 = gr.Radio([1, 2, 4, 8], value=2, label="heads (d_model = 8)",
                               elem_id="lesson3-heads")
@@ -143,20 +145,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         out3 = gr.Plot(show_label=False, elem_id="lesson3-outputs")
         pat3 = gr.Plot(show_label=False, elem_id="lesson3-patterns")
 
-    with gr.Accordion("4 · Masks: causal and padding", open=False, elem_id="lesson-4"):
-        gr.Markdown(TEXT4)
+    with lesson(4, "Masks: causal and padding", TEXT4):
         with gr.Row():
             causal4 = gr.Checkbox(value=True, label="causal mask", elem_id="lesson4-causal")
             pad4 = gr.Slider(0, 4, value=2, step=1, label="padding tokens",
                              elem_id="lesson4-pad")
         note4 = gr.Markdown(elem_id="lesson4-note")
-        with gr.Row(equal_height=False):
-            masked4 = gr.Plot(show_label=False, elem_id="lesson4-masked", min_width=280)
-            pattern4 = gr.Plot(show_label=False, elem_id="lesson4-pattern", min_width=280)
+        masked4, pattern4 = plot_row("lesson4-masked", "lesson4-pattern")
 
-    with gr.Accordion("5 · The block: residual, LayerNorm, feed-forward; pre-LN vs post-LN",
-                      open=False, elem_id="lesson-5"):
-        gr.Markdown(TEXT5)
+    with lesson(5, "The block: residual, LayerNorm, feed-forward; pre-LN vs post-LN", TEXT5):
         x5 = gr.Dataframe(value=rounded(BLOCK_X),
                           headers=[f"f{i + 1}" for i in range(BLOCK_D)], datatype="number",
                           type="array", interactive=True, column_count=BLOCK_D,
@@ -167,14 +164,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         stats5 = gr.Plot(show_label=False, elem_id="lesson5-stats")
         steps5 = gr.Plot(show_label=False, elem_id="lesson5-steps")
 
-    with gr.Accordion("6 · Positional encodings side by side", open=False,
-                      elem_id="lesson-6"):
-        gr.Markdown(TEXT6)
+    with lesson(6, "Positional encodings side by side", TEXT6):
         n6 = gr.Slider(8, 128, value=32, step=1, label="positions", elem_id="lesson6-n")
         note6 = gr.Markdown(elem_id="lesson6-note")
-        with gr.Row(equal_height=False):
-            pe6 = [gr.Plot(show_label=False, elem_id=f"lesson6-{kind}", min_width=160)
-                   for kind in ENCODINGS]
+        pe6 = plot_row(*(f"lesson6-{kind}" for kind in ENCODINGS), min_width=160)
 
     # ------------------------------------------------------------------ computations
 
