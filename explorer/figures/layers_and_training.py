@@ -48,6 +48,14 @@ def _copy_curve(x: np.ndarray, y: Sequence[float], steps: np.ndarray, name: str,
                              "head puts %{y:.0%} on the copy target<extra></extra>"}
 
 
+def _this_snapshot(x: float, y: float, yaxis: str, th: Theme) -> dict:
+    """The ring around the snapshot shown, at (x, y) on the panel of ``yaxis``."""
+    return {"type": "scatter", "mode": "markers", "x": [x], "y": [y], "yaxis": yaxis,
+            "name": "this snapshot", "hoverinfo": "skip",
+            "marker": {"color": th.accent, "size": 13, "symbol": "circle-open",
+                       "line": {"width": 3, "color": th.accent}}}
+
+
 def rollout_heatmap(values: np.ndarray, tokens: Sequence[str], *, position: int,
                     title: str = "", theme: str | Theme = "light") -> go.Figure:
     """``values`` ``[layer, T]``: row ``l`` is the output token's rollout after layer ``l``
@@ -146,12 +154,7 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
         "marker": {"color": th.muted, "size": 7},
         "hovertemplate": "snapshot at step %{customdata:d}<br>%{x:,.0f} tokens<br>"
                          "training loss %{y:.3f}<extra></extra>",
-    }, {
-        "type": "scatter", "mode": "markers", "x": x_snap[current:current + 1],
-        "y": y_snap[current:current + 1], "yaxis": "y", "name": "this snapshot",
-        "marker": {"color": th.accent, "size": 13, "symbol": "circle-open",
-                   "line": {"width": 3, "color": th.accent}}, "hoverinfo": "skip",
-    }]
+    }, _this_snapshot(x_snap[current], y_snap[current], "y", th)]
     axis = {"showgrid": True, "gridcolor": th.grid, "zeroline": False, "automargin": True,
             "tickfont": {"size": 10, "color": th.font}, "fixedrange": True}
     layout = base_layout(th)
@@ -177,12 +180,7 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
             "line": {"color": th.heads[2], "width": 2}, "marker": {"size": 6},
             "hovertemplate": "snapshot at step %{customdata:d}<br>strongest head puts "
                              "%{y:.0%} on the previous token<extra></extra>",
-        }, {
-            "type": "scatter", "mode": "markers", "x": x_snap[current:current + 1],
-            "y": t[current:current + 1], "yaxis": "y2", "name": "this snapshot",
-            "marker": {"color": th.accent, "size": 13, "symbol": "circle-open",
-                       "line": {"width": 3, "color": th.accent}}, "hoverinfo": "skip",
-        }]
+        }, _this_snapshot(x_snap[current], t[current], "y2", th)]
         for curve, name, colour, dash, symbol, where in (
                 (induction, "induction (sentence said twice)", th.heads[0], "dot", "diamond",
                  "on your sentence said twice"),
