@@ -18,6 +18,10 @@ class is gone (404: the server restarted or the class was dropped; 410: it ended
 ``GET  /ae-class/<code>/answers?step=N``  ``{answered, students, counts}``
 ``POST /ae-class/<code>/end``             ``{ok}``
 ``GET  /ae-class/<code>/qr?link=URL``      ``{svg}``: the class's join link as a QR code
+``POST /ae-class/<code>/nickname``        body ``{student, nickname}`` -> ``{nickname}``
+``GET  /ae-class/<code>/roster``          ``{students, nicknames}`` (teacher)
+``GET  /ae-class/<code>/lab``             the class's Lab runs as one chart (teacher;
+                                          explorer/views/class_lab.py)
 ========================================  =========================================
 
 The teacher's token goes in the ``X-AE-Teacher`` header (or ``teacher`` in a POST body),
@@ -38,11 +42,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 import orjson
 
 from explorer.server.client_guard import RateLimiter, client_address, proxy_hops
+from explorer.views.class_lab import class_lab
 from explorer.views.classroom import (
     ClassEnded,
     ClassError,
@@ -63,7 +69,8 @@ OPEN_BURST = 20  # classes one address may open at once (a school's teachers)
 OPENS_PER_S = 1 / 30  # and then one every 30 s
 HEADERS = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
 ACTIONS = {"join": "POST", "follow": "GET", "lead": "POST", "answer": "POST",
-           "answers": "GET", "end": "POST", "qr": "GET"}
+           "answers": "GET", "end": "POST", "qr": "GET", "nickname": "POST",
+           "roster": "GET", "lab": "GET"}
 MAX_LINK = 2000  # characters of a join link to draw as a QR code
 
 
@@ -114,11 +121,13 @@ def _query_int(scope, name: str, default: int | None = None) -> int:
 class ClassRoutes:
     """ASGI middleware: class mode's routes under :data:`PREFIX` (see the module
     docstring), all else passed on. ``classrooms``: the registry (default: a new one);
-    ``wait_s``: how long a follow waits; ``hops``: as the client guard's."""
+    ``wait_s``: how long a follow waits; ``hops``: as the client guard's; ``lab``: gives
+    the app's Lab runner (None: no Lab, an empty chart)."""
 
     def __init__(self, app, classrooms: Classrooms | None = None, wait_s: float = WAIT_S,
-                 hops: int | None = None) -> None:
+                 hops: int | None = None, lab: Callable[[], object] | None = None) -> None:
         self.app = app
+        self.lab = lab or (lambda: None)
         self.rooms = classrooms or Classrooms()
         self.rooms.on_change = self._changed
         self.wait_s = wait_s
@@ -191,12 +200,19 @@ class ClassRoutes:
         teacher = headers.get(b"x-ae-teacher", b"").decode("latin-1") or None
         if action == "answers":
             return 200, self.rooms.answers(code, teacher, _query_int(scope, "step"))
+        if action == "roster":
+            return 200, self.rooms.roster(code, teacher)
+        if action == "lab":
+            return 200, self._lab(code, teacher)
         data = await _body(scope, receive)
         teacher = teacher or data.get("teacher")
         if action == "join":
             return 200, {"student": self.rooms.join(code, data.get("nickname"))}
         if action == "lead":
             return 200, {"version": self.rooms.lead(code, teacher, data.get("state"))}
+        if action == "nickname":
+            return 200, {"nickname": self.rooms.rename(code, data.get("student"),
+                                                       data.get("nickname"))}
         if action == "answer":
             self.rooms.answer(code, data.get("student"), data.get("step"), data.get("choice"))
             return 200, {"ok": True}
@@ -217,6 +233,12 @@ class ClassRoutes:
         if svg is None:
             raise _Refused(400, "This link is too long for a QR code.")
         return {"svg": svg}
+
+    def _lab(self, code: str, teacher) -> dict:
+        """The class's Lab chart: its students' newest runs, one curve per settings."""
+        run_ids = self.rooms.runs(code, teacher)  # the teacher's only
+        runner = self.lab()
+        return class_lab(runner.curves(run_ids) if runner is not None and run_ids else [])
 
     def _open(self, scope) -> dict:
         if not self._opens.admit(client_address(scope, self.hops), None, new_if_none=True):

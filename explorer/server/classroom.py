@@ -16,6 +16,7 @@ from explorer.server import sessions
 from explorer.server.class_route import ClassRoutes
 from explorer.server.client_guard import ClientGuard, RateLimiter
 from explorer.server.engine_route import EngineFiles
+from explorer.views.classroom import Classrooms
 
 
 class ClassroomBlocks(gr.Blocks):
@@ -25,6 +26,8 @@ class ClassroomBlocks(gr.Blocks):
     def __init__(self, *args, limiter: RateLimiter | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.limiter = limiter or RateLimiter()
+        # class mode's registry: the routes' and the Lab's (a student's run joins its class)
+        self.classrooms = Classrooms()
 
     def launch(self, *args, app_kwargs: dict | None = None, **kwargs):
         sessions.install()
@@ -33,5 +36,7 @@ class ClassroomBlocks(gr.Blocks):
         app_kwargs["middleware"] = [*app_kwargs.get("middleware", ()),
                                     Middleware(ClientGuard, limiter=self.limiter),
                                     Middleware(EngineFiles),  # behind the guard's limits
-                                    Middleware(ClassRoutes)]  # class mode (issue 43)
+                                    # class mode (issue 43); the Lab's runner, once built
+                                    Middleware(ClassRoutes, classrooms=self.classrooms,
+                                               lab=lambda: getattr(self, "lab_runner", None))]
         return super().launch(*args, app_kwargs=app_kwargs, **kwargs)

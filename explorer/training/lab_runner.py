@@ -40,6 +40,8 @@ from pathlib import Path
 from explorer.training import lab_cache
 from explorer.training.lab import LabSettings
 from explorer.training.lab_pool import WORKER_MODULE, Worker, pool_size
+from explorer.training.lab_zygote import Zygote
+from explorer.training.lab_zygote import available as zygote_available
 
 log = logging.getLogger(__name__)
 MAX_CACHED = 200  # finished runs kept on disk (each ~0.2 MB: events and a 45k-weight model)
@@ -111,10 +113,16 @@ class LabRunner:
                  max_cached: int = MAX_CACHED, worker: str = WORKER_MODULE,
                  device: str = "cpu", max_line: int = MAX_LINE,
                  per_address: int = MAX_PER_ADDRESS, wall_cap_s: float = WALL_CAP_S,
-                 watch_timeout_s: float = WATCH_TIMEOUT_S) -> None:
+                 watch_timeout_s: float = WATCH_TIMEOUT_S, zygote: bool | None = None) -> None:
         self.cache_dir, self._temporary = lab_cache.private_dir(cache_dir)
         lab_cache.sweep(self.cache_dir)  # a worker killed while writing left its folder
         self.n_workers = workers or pool_size()
+        # Two workers or more fork from one template that imported torch once (its ~140 MB
+        # of private memory shared, explorer/training/lab_zygote.py); one worker alone would
+        # only pay for the template besides.
+        self._use_zygote = zygote_available() and (self.n_workers >= 2 if zygote is None
+                                                   else zygote)
+        self._zygote: Zygote | None = None
         self.device, self.max_cached, self._module = device, max_cached, worker
         self.max_line, self.per_address = max_line, per_address
         self.wall_cap_s, self.watch_timeout_s = wall_cap_s, watch_timeout_s
@@ -134,8 +142,11 @@ class LabRunner:
 
     # ------------------------------------------------------------------ workers
     def _spawn(self, slot: int) -> Worker:
+        if self._use_zygote and self._zygote is None:
+            self._zygote = Zygote()
         return Worker(slot, self.cache_dir, self.device, self._module,
-                      self._on_message, self._on_exit, temporary=self._temporary)
+                      self._on_message, self._on_exit, temporary=self._temporary,
+                      zygote=self._zygote)
 
     def _start(self) -> None:
         if self._started or self._closed:
@@ -341,6 +352,31 @@ class LabRunner:
                     "events": list(t.events), "last": t.last, "summary": t.summary,
                     "message": t.message, "watchers": len(t.watchers)}
 
+    def curves(self, run_ids, points: int = 100) -> list[dict]:
+        """Class mode's chart (explorer/views/class_lab.py): for each press still known,
+        its training's key, settings, state, step where induction formed and curve
+        ``[(step, best induction)]`` (at most ``points`` of them, the last kept). Unlike
+        :meth:`view` it does not count as the page looking. One curve is copied per key:
+        presses of the same settings share it (the longest one seen)."""
+        with self._lock:
+            runs = [r for r in map(self._runs.get, run_ids) if r is not None]
+            longest: dict[str, Training] = {}
+            for r in runs:
+                if len(r.training.events) > len(longest.get(r.training.key, r.training).events):
+                    longest[r.training.key] = r.training
+                longest.setdefault(r.training.key, r.training)
+            copied = {}
+            for key, t in longest.items():
+                kept = t.events[::max(1, -(-len(t.events) // points))]
+                if t.events and kept[-1] is not t.events[-1]:
+                    kept.append(t.events[-1])  # the curve ends where the run is now
+                formed = (t.summary or t.last or {}).get("formed_at_step")
+                copied[key] = ([(e["step"], e["best_induction"]) for e in kept
+                                if "best_induction" in e], formed)
+            return [{"key": r.training.key, "settings": r.training.settings,
+                     "state": r.state or r.training.state, "points": copied[r.training.key][0],
+                     "formed_at_step": copied[r.training.key][1]} for r in runs]
+
     def table(self) -> list[dict]:
         with self._lock:
             return list(self._table)
@@ -377,5 +413,7 @@ class LabRunner:
             workers = list(self._workers)
         for worker in workers:
             worker.close()
+        if self._zygote is not None:
+            self._zygote.close()
         if self._temporary:
             shutil.rmtree(self.cache_dir, ignore_errors=True)

@@ -91,6 +91,7 @@ class _Class:
     state: dict = field(default_factory=lambda: default_state())
     students: dict[str, str] = field(default_factory=dict)  # id -> nickname ("" if none)
     answers: dict[int, dict[str, str]] = field(default_factory=dict)
+    runs: dict[str, int] = field(default_factory=dict)  # student id -> their newest Lab run
     ended: float | None = None  # when it ended (by the teacher or idle), None while open
 
 
@@ -189,7 +190,7 @@ class Classrooms:
         keeps only what its "has ended" answer needs."""
         if room.ended is None and now - room.touched >= self.idle_s:
             room.ended = now
-            room.students, room.answers = {}, {}
+            room.students, room.answers, room.runs = {}, {}, {}
             room.state = default_state()
         return room.ended is not None
 
@@ -250,6 +251,41 @@ class Classrooms:
             room.students[student] = name
             return student
 
+    def _student(self, code, student, now: float) -> _Class:
+        room = self._get(code, now)
+        if not isinstance(student, str) or student not in room.students:
+            raise Forbidden("This page has not joined this class (join it again).")
+        room.touched = now
+        return room
+
+    def rename(self, code, student, nickname) -> str:
+        """Student ``student`` gives (or clears) their nickname; the cleaned one."""
+        name = plain(nickname, NICKNAME_CHARS)
+        with self._lock:
+            self._student(code, student, self.clock()).students[student] = name
+        return name
+
+    def roster(self, code, token) -> dict:
+        """(teacher only) ``{"students": n, "nicknames": [...]}``: how many joined and the
+        nicknames given (sorted, plain text, each at most ``NICKNAME_CHARS``)."""
+        with self._lock:
+            room = self._teacher(code, token, self.clock())
+            names = sorted(n for n in room.students.values() if n)
+            return {"students": len(room.students), "nicknames": names}
+
+    def add_run(self, code, student, run_id) -> None:
+        """Student ``student`` pressed Train in the Lab: their run is ``run_id`` (their
+        newest replaces an earlier one: one run a student, so at most ``max_students``)."""
+        if isinstance(run_id, bool) or not isinstance(run_id, int):
+            raise ClassError("A run is a whole number.")
+        with self._lock:
+            self._student(code, student, self.clock()).runs[student] = run_id
+
+    def runs(self, code, token) -> list[int]:
+        """(teacher only) The newest Lab run of each student who trained one."""
+        with self._lock:
+            return list(self._teacher(code, token, self.clock()).runs.values())
+
     def lead(self, code, token, state) -> int:
         """The teacher's new state for every follower; its version."""
         state = check_state(state)
@@ -275,10 +311,7 @@ class Classrooms:
         if not choice:
             raise ClassError("An answer is a short non-empty text.")
         with self._lock:
-            room = self._get(code, self.clock())
-            if not isinstance(student, str) or student not in room.students:
-                raise Forbidden("This page has not joined this class (join it again).")
-            room.touched = self.clock()
+            room = self._student(code, student, self.clock())
             room.answers.setdefault(step, {})[student] = choice
 
     def answers(self, code, token, step) -> dict:
@@ -304,3 +337,18 @@ class Classrooms:
             self._expire(room, now)
             key = normal_code(code)
         self._notify([key])
+
+
+def record_run(rooms: Classrooms | None, tag, run_id: int) -> bool:
+    """The Lab's side: a press of Train from a page in class mode sends its tag, ``"CODE
+    student"`` (static/class.js); its run joins that class's chart. Anything else (no
+    class, a bad or stale tag) leaves the run unrecorded: the student's own run goes on.
+    True if recorded."""
+    if rooms is None or not isinstance(tag, str) or len(tag) > 100:
+        return False
+    code, _, student = tag.strip().partition(" ")
+    try:
+        rooms.add_run(code, student, run_id)
+    except ClassError:
+        return False
+    return True

@@ -212,3 +212,46 @@ def test_a_class_has_a_bounded_number_of_waiting_followers(monkeypatch):
         r = await c.get(f"/ae-class/{code}/follow?since=0")  # room again
         assert r.status_code == 200 and r.json()["version"] == 1
     run(make(), test)
+
+
+def test_nicknames_roster_and_the_lab_chart_are_the_teachers(tmp_path):
+    from explorer.training.lab import LabSettings
+    from explorer.training.lab_runner import LabRunner
+    from explorer.views.classroom import record_run
+    from tests.training.lab_fakes import SLOW_WORKER
+
+    runner = LabRunner(tmp_path, workers=1, worker=SLOW_WORKER)
+    routes = make()
+    routes.lab = lambda: runner
+    teacher_only = {}
+
+    async def test(c):
+        code, teacher = await opened(c)
+        teacher_only["X-AE-Teacher"] = teacher
+        ids = [(await c.post(f"/ae-class/{code}/join")).json()["student"] for _ in range(3)]
+        r = await c.post(f"/ae-class/{code}/nickname",
+                         json={"student": ids[0], "nickname": "<b>Ada</b>\u202e"})
+        assert r.json() == {"nickname": "<b>Ada</b>"}  # cleaned, still plain text
+        r = await c.post(f"/ae-class/{code}/nickname", json={"student": "x", "nickname": "E"})
+        assert r.status_code == 403
+        r = await c.get(f"/ae-class/{code}/roster", headers=teacher_only)
+        assert r.json() == {"students": 3, "nicknames": ["<b>Ada</b>"]}
+        assert (await c.get(f"/ae-class/{code}/roster")).status_code == 403
+        r = await c.get(f"/ae-class/{code}/lab", headers=teacher_only)
+        assert r.json()["runs"] == [] and r.json()["students"] == 0
+        long = LabSettings(max_steps=3000)  # 30 s in the stand-in worker
+        for i, sid in enumerate(ids):  # two students, the same settings; one, others
+            settings = long if i < 2 else LabSettings(max_steps=3000, seed=1)
+            assert record_run(routes.rooms, f"{code} {sid}", runner.ask(f"s{i}", settings))
+        r = await c.get(f"/ae-class/{code}/lab", headers=teacher_only)
+        chart = r.json()
+        assert chart["students"] == 3 and [g["students"] for g in chart["runs"]] == [2, 1]
+        assert {g["state"] for g in chart["runs"]} <= {"waiting", "running"}
+        assert (await c.get(f"/ae-class/{code}/lab")).status_code == 403
+        other, other_teacher = await opened(c)
+        r = await c.get(f"/ae-class/{other}/lab", headers={"X-AE-Teacher": other_teacher})
+        assert r.json()["runs"] == []  # another class sees none of it
+    try:
+        run(routes, test)
+    finally:
+        runner.close()

@@ -214,3 +214,41 @@ def test_a_full_server_drops_ended_classes_first_then_refuses():
     clock.now += IDLE_S  # b, c and d expire: the first of them to end goes first
     e, _ = rooms.open()
     assert len(rooms) == 3 and rooms.snapshot(e)[0] == 0
+
+
+def test_a_nickname_is_set_later_cleaned_and_listed_for_the_teacher_only(rooms):
+    code, teacher = rooms.open()
+    a, b, c = rooms.join(code), rooms.join(code, "Bo"), rooms.join(code)
+    assert rooms.rename(code, a, " <img src=x onerror=alert(1)>\n") == "<img src=x onerror=alert"
+    assert rooms.rename(code, c, "") == ""  # cleared: not listed
+    assert rooms.roster(code, teacher) == {"students": 3,
+                                           "nicknames": ["<img src=x onerror=alert", "Bo"]}
+    with pytest.raises(Forbidden):
+        rooms.roster(code, "not-the-teacher")
+    with pytest.raises(Forbidden):
+        rooms.rename(code, "not-a-student", "Eve")
+    other, _ = rooms.open()
+    with pytest.raises(Forbidden):  # a student of one class is no student of another
+        rooms.rename(other, b, "Bo")
+    with pytest.raises(ClassError):
+        rooms.rename(code, a, ["Ada"])
+
+
+def test_each_students_newest_lab_run_is_kept_bounded_by_the_class(rooms):
+    from explorer.views.classroom import record_run
+
+    code, teacher = rooms.open()
+    a, b = rooms.join(code), rooms.join(code)
+    assert record_run(rooms, f"{code} {a}", 5) and record_run(rooms, f"{code.lower()} {b}", 6)
+    assert record_run(rooms, f"{code} {a}", 7)  # a's newer run replaces the first
+    assert sorted(rooms.runs(code, teacher)) == [6, 7]
+    other, other_teacher = rooms.open()
+    for bad in (None, "", code, f"{code} stranger", f"{other} {a}", "x" * 200, 12):
+        assert not record_run(rooms, bad, 8)
+    assert not record_run(None, f"{code} {a}", 8)  # an app without class mode
+    assert rooms.runs(other, other_teacher) == []
+    assert sorted(rooms.runs(code, teacher)) == [6, 7]
+    with pytest.raises(Forbidden):
+        rooms.runs(code, other_teacher)
+    rooms.end(code, teacher)
+    assert not record_run(rooms, f"{code} {b}", 9)  # an ended class records nothing
