@@ -52,6 +52,7 @@ from explorer.training.head_scores import (
     token_losses,
 )
 from explorer.training.lab_task import Batch, RepeatTask, batch, probe
+from explorer.training.loop import LoopState, run
 
 FORMED = THRESHOLDS["induction_score"]  # the evaluation's bar: 30 % on the induction target
 HELD_OUT_SEED = 10_000  # held-out sequences come from a generator no training seed uses
@@ -138,6 +139,32 @@ def measure(model: Transformer, held: Batch, probe_tokens: torch.Tensor | None) 
         model.train(was_training)
 
 
+def loss_on(model: Transformer, b: Batch, device: str | torch.device,
+            copy_only: bool) -> torch.Tensor:
+    """Mean next-token loss over the batch, or over the positions a copy predicts only."""
+    logits = model(b.tokens.to(device))
+    losses = F.cross_entropy(logits[:, :-1].flatten(0, 1), b.tokens[:, 1:].flatten().to(device),
+                             reduction="none").view(b.copy.shape)
+    return losses[b.copy.to(device)].mean() if copy_only else losses.mean()
+
+
+def _summary(settings: LabSettings, state: LoopState, formed: tuple[int, float] | None,
+             best: dict, last: dict, wall_s: float) -> dict:
+    """The run's last event: how far it went, whether and when an induction head formed, the
+    best scores and the final state's."""
+    return {"kind": "done", "settings": asdict(settings), "steps": state.step,
+            "seconds": round(state.seconds, 3), "wall_s": round(wall_s, 3),
+            "stopped": state.stopped, "formed": formed is not None,
+            "formed_at_step": None if formed is None else formed[0],
+            "formed_at_s": None if formed is None else round(formed[1], 3),
+            "best_induction": round(best["induction"], 3),
+            "best_previous_token": round(best["previous_token"], 3),
+            "final": {k: last[k] for k in ("loss_copy", "loss_fresh", "best_induction",
+                                              "best_previous_token", "induction",
+                                              "previous_token")},
+            "chance_loss": round(math.log(settings.vocab - 1), 4)}
+
+
 def run_lab(settings: LabSettings, on_event: Callable[[dict], None] | None = None,
             should_stop: Callable[[], bool] | None = None, out: Path | None = None,
             device: str | torch.device = "cpu", with_probe: bool = False) -> dict:
@@ -153,13 +180,11 @@ def run_lab(settings: LabSettings, on_event: Callable[[dict], None] | None = Non
     probe_tokens = probe(task) if with_probe else None
     emit = on_event or (lambda event: None)
     started = time.perf_counter()
-    trained_s = 0.0  # seconds spent training (measuring is not counted)
     formed = None  # (step, seconds) of the first update with best induction >= FORMED
     best = {"induction": 0.0, "previous_token": 0.0}
     last = {}
-    step, stopped, next_update = 0, False, 0.0
 
-    def update(kind: str) -> dict:
+    def update(kind: str, step: int, trained_s: float) -> dict:
         nonlocal formed, last
         event = {"kind": kind, "step": step, "seconds": round(trained_s, 3),
                  "wall_s": round(time.perf_counter() - started, 3),
@@ -173,38 +198,22 @@ def run_lab(settings: LabSettings, on_event: Callable[[dict], None] | None = Non
         last = event
         return event
 
-    emit(update("start"))
-    while step < settings.max_steps and trained_s < settings.seconds:
-        if should_stop is not None and should_stop():
-            stopped = True
-            break
-        t0 = time.perf_counter()
-        b = batch(task, settings.batch, gen)
-        logits = model(b.tokens.to(device))
-        losses = F.cross_entropy(logits[:, :-1].flatten(0, 1), b.tokens[:, 1:].flatten().to(device),
-                                 reduction="none").view(b.copy.shape)
-        loss = losses[b.copy.to(device)].mean() if settings.copy_loss_only else losses.mean()
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        trained_s += time.perf_counter() - t0
-        if trained_s >= next_update:
-            emit(update("update"))
-            next_update = trained_s + settings.update_s
-    if last.get("step") != step:  # the final state, if the last update was earlier
-        emit(update("update"))
-    summary = {"kind": "done", "settings": asdict(settings), "steps": step,
-               "seconds": round(trained_s, 3), "wall_s": round(time.perf_counter() - started, 3),
-               "stopped": stopped, "formed": formed is not None,
-               "formed_at_step": None if formed is None else formed[0],
-               "formed_at_s": None if formed is None else round(formed[1], 3),
-               "best_induction": round(best["induction"], 3),
-               "best_previous_token": round(best["previous_token"], 3),
-               "final": {k: last[k] for k in ("loss_copy", "loss_fresh", "best_induction",
-                                                 "best_previous_token", "induction",
-                                                 "previous_token")},
-               "chance_loss": round(math.log(settings.vocab - 1), 4)}
+    next_update = 0.0  # (seconds of training) an event at the first step, then every update_s
+
+    def after_step(state: LoopState) -> None:
+        nonlocal next_update
+        if state.seconds >= next_update:
+            emit(update("update", state.step, state.seconds))
+            next_update = state.seconds + settings.update_s
+
+    emit(update("start", 0, 0.0))
+    # constant learning rate, no clipping; the clock counts training only, not measuring
+    state = run(model, opt, lambda _: batch(task, settings.batch, gen),
+                lambda b: loss_on(model, b, device, settings.copy_loss_only), settings.max_steps,
+                after_step=after_step, should_stop=should_stop, seconds=settings.seconds)
+    if last.get("step") != state.step:  # the final state, if the last update was earlier
+        emit(update("update", state.step, state.seconds))
+    summary = _summary(settings, state, formed, best, last, time.perf_counter() - started)
     if out is not None:
         out = Path(out)
         save_model(model, out / "model.safetensors",
