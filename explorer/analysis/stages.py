@@ -122,8 +122,7 @@ def stages_from_ids(model: Transformer, ids: list[int],
     config = model.config
     settings = settings or AttentionSettings()
     rs = settings.resolve(config)
-    layer = min(max(int(layer), 0), config.n_layers - 1)
-    head = min(max(int(head), 0), config.n_heads - 1)
+    layer, head = config.clamp(layer, head)
     result = HeadStages([], list(ids), layer, head, config, rs)
     if not ids:
         return result
@@ -231,16 +230,14 @@ def pick(zoo, controls) -> Picked:
     if model is None:
         return Picked(name, None, zoo.why_missing(name), 0, 0)
     config = model.config
-    layer = min(max(int(controls.layer), 0), config.n_layers - 1)
-    head = min(max(int(controls.head), 0), config.n_heads - 1)
-    notes = []
-    if layer != controls.layer:
-        notes.append(f"This model has {plural(config.n_layers, 'layer')}: showing layer "
-                     f"{layer}.")
-    if head != controls.head:
-        notes.append(f"This model has {plural(config.n_heads, 'head')} per layer: showing "
-                     f"head {head}.")
-    return Picked(name, model, "", layer, head, tuple(notes))
+    layer, head = config.clamp(controls.layer, controls.head)
+    # a knob past the model's range: say what is shown instead
+    notes = tuple(f"This model has {plural(count, what)}{per}: showing {what} {shown}."
+                  for what, asked, shown, count, per in (
+                      ("layer", controls.layer, layer, config.n_layers, ""),
+                      ("head", controls.head, head, config.n_heads, " per layer"))
+                  if shown != asked)
+    return Picked(name, model, "", layer, head, notes)
 
 
 def model_line(zoo, picked: Picked, n_tokens: int) -> str:

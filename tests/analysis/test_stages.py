@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -12,7 +13,7 @@ import pytest
 import torch
 
 from explorer.analysis.shapes import SPLIT_HEADERS, TRACE_HEADERS, trace_from_ids
-from explorer.analysis.stages import hook_names, stages_from_ids
+from explorer.analysis.stages import hook_names, pick, stages_from_ids
 from explorer.figures.matrices import matrix_figure, stage_figure
 from explorer.figures.shapes import tensor_sizes_figure
 from explorer.models.settings import AttentionSettings
@@ -136,6 +137,22 @@ def test_layer_and_head_are_clamped_to_the_model():
     model = tiny_model()
     r = stages_from_ids(model, ids_of(3), None, layer=9, head=9)
     assert (r.layer, r.head) == (1, 3)
+
+
+@pytest.mark.parametrize("layer, head, notes", [
+    (1, 3, ()),
+    (9, 2, ("This model has 2 layers: showing layer 1.",)),
+    (0, 7, ("This model has 4 heads per layer: showing head 3.",)),
+    (-1, 9, ("This model has 2 layers: showing layer 0.",
+             "This model has 4 heads per layer: showing head 3.")),
+])
+def test_the_knobs_pick_a_head_the_model_has_and_say_so(layer, head, notes):
+    model = tiny_model()
+    zoo = SimpleNamespace(get=lambda name: model if name == "tiny" else None)
+    controls = SimpleNamespace(checkpoint=lambda: "tiny", layer=layer, head=head)
+    picked = pick(zoo, controls)
+    assert (picked.layer, picked.head) == model.config.clamp(layer, head)
+    assert picked.notes == notes
 
 
 def test_stage_figures_are_valid_plotly_with_tokens_as_ticks():
