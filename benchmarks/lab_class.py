@@ -67,25 +67,44 @@ def simulate(runner: LabRunner, settings: LabSettings, students: int = 30,
             if views else None}
 
 
+def memory_mb(runner: LabRunner) -> list[tuple[int, int, int]]:
+    """(RSS, PSS, USS) in MB of each worker, as it last reported (lab_worker.memory_kb):
+    USS is its own pages, PSS adds its share of those it shares with the template."""
+    return [(w.rss_kb // 1024, w.pss_kb // 1024, w.uss_kb // 1024) for w in runner.workers()]
+
+
+def pss_mb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) // 1024
+    return 0
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--students", type=int, default=30)
     ap.add_argument("--spread", type=float, default=5.0)
     ap.add_argument("--steps", type=int, default=1000, choices=range(*LAB_CHOICES["steps"]),
                     metavar="STEPS", help="training steps (the page's default: 1000)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="Lab workers (default: the app's, the usable CPUs but one); two or "
+                         "more fork from one template (explorer/training/lab_zygote.py)")
     args = ap.parse_args(argv)
     settings = dataclasses.replace(page_defaults(), max_steps=args.steps)
     with tempfile.TemporaryDirectory() as cache:
-        runner = LabRunner(Path(cache) / "lab")
+        runner = LabRunner(Path(cache) / "lab", workers=args.workers)
         try:
             runner.warm()
             for worker in runner.workers():
                 worker.ready.wait(60)
-            idle = [w.rss_kb // 1024 for w in runner.workers()]
+            idle = memory_mb(runner)
             result = simulate(runner, settings, args.students, args.spread)
             result["workers"] = runner.n_workers
-            result["rss_mb_idle"] = idle
-            result["rss_mb_after"] = [w.rss_kb // 1024 for w in runner.workers()]
+            result["forked"] = all(w.forked for w in runner.workers())
+            result["template_mb"] = (pss_mb(runner._zygote.proc.pid)
+                                     if runner._zygote is not None else 0)
+            result["mb_idle"] = idle
+            result["mb_after"] = memory_mb(runner)
         finally:
             runner.close()
     result["loadavg"] = os.getloadavg()
@@ -95,8 +114,10 @@ def main(argv: list[str] | None = None) -> dict:
           f"{result['first_seen_s']} s); trainings {result['trainings']}, attached "
           f"{result['attached']}, replays {result['replays']}, same result "
           f"{result['same_result']}; the training's wall time {result['training_wall_s']} s; "
-          f"{result['workers']} worker(s), RSS {result['rss_mb_idle']} MB after import, "
-          f"{result['rss_mb_after']} MB after the run; load average "
+          f"{result['workers']} worker(s){' forked from a template' if result['forked'] else ''}"
+          f", MB per worker (RSS/PSS/USS) {result['mb_idle']} after import, "
+          f"{result['mb_after']} after the run; the template's PSS {result['template_mb']} MB; "
+          f"load average "
           + " ".join(f"{x:.2f}" for x in result["loadavg"]))
     return result
 

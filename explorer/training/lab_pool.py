@@ -5,9 +5,10 @@ v2 quota in ``/sys/fs/cgroup/cpu.max``: a container given 2 vCPUs may see the ho
 ``os.cpu_count()``), minus one for the server, at least 1, at most 8.
 
 :class:`Worker`: one ``python -m explorer.training.lab_worker`` (or a test's stand-in
-module) with its pipes; a reader thread turns its stdout lines into calls of
-``on_message(worker, message)`` and, when the stream ends (the worker exited or was
-killed), ``on_exit(worker)``.
+module) with its pipes, started as a subprocess or forked from the template process
+(:mod:`explorer.training.lab_zygote`, which shares torch's memory among workers); a reader
+thread turns its stdout lines into calls of ``on_message(worker, message)`` and, when the
+stream ends (the worker exited or was killed), ``on_exit(worker)``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+
+from explorer.training.lab_zygote import Forked, Zygote
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds explorer/
@@ -48,25 +51,42 @@ def pool_size(cpus: int | None = None) -> int:
     return max(1, min(8, (cpus or usable_cpus()) - 1))
 
 
+def _subprocess(module: str, argv: list[str]) -> subprocess.Popen:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-m", module, *argv],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env,
+        text=True, bufsize=1, close_fds=True)  # close_fds: no other child holds our pipe
+
+
 class Worker:
     """One worker process (see the module docstring). ``job``: the id it trains, or None."""
 
     def __init__(self, slot: int, cache_dir: Path, device: str, module: str,
-                 on_message: Callable, on_exit: Callable, temporary: bool = False) -> None:
+                 on_message: Callable, on_exit: Callable, temporary: bool = False,
+                 zygote: Zygote | None = None) -> None:
         self.slot, self.job = slot, None
         self.ready = threading.Event()
-        self.rss_kb = 0
+        self.rss_kb = self.uss_kb = self.pss_kb = 0  # its memory, as it last said
         self.hello: dict = {}
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH"))
-                                            if p)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", module, "--cache", str(cache_dir), "--device", device,
-             *(["--temporary"] if temporary else [])],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env,
-            text=True, bufsize=1, close_fds=True)  # close_fds: no other child holds our pipe
+        argv = ["--cache", str(cache_dir), "--device", device,
+                *(["--temporary"] if temporary else [])]
+        self.proc = None
+        if zygote is not None:
+            try:
+                self.proc = zygote.fork(module, argv)
+            except OSError:  # the template died: this worker starts on its own
+                log.warning("the Lab's template process is gone; starting a plain worker")
+        if self.proc is None:
+            self.proc = _subprocess(module, argv)
         self._on_message, self._on_exit = on_message, on_exit
         threading.Thread(target=self._read, daemon=True, name=f"lab-worker-{slot}").start()
+
+    @property
+    def forked(self) -> bool:
+        """Whether this worker was forked from the template (else a plain subprocess)."""
+        return isinstance(self.proc, Forked)
 
     @property
     def pid(self) -> int:
@@ -81,6 +101,7 @@ class Worker:
                 continue
             if "rss_kb" in message:
                 self.rss_kb = message["rss_kb"]
+                self.uss_kb, self.pss_kb = message.get("uss_kb", 0), message.get("pss_kb", 0)
             if "ready" in message:
                 self.hello = message  # its pid, memory and the web modules it loaded
                 self.ready.set()

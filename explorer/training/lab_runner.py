@@ -117,11 +117,10 @@ class LabRunner:
         self.cache_dir, self._temporary = lab_cache.private_dir(cache_dir)
         lab_cache.sweep(self.cache_dir)  # a worker killed while writing left its folder
         self.n_workers = workers or pool_size()
-        # Two workers or more fork from one template that imported torch once (its ~140 MB
-        # of private memory shared, explorer/training/lab_zygote.py); one worker alone would
-        # only pay for the template besides.
-        self._use_zygote = zygote_available() and (self.n_workers >= 2 if zygote is None
-                                                   else zygote)
+        # Workers fork from one template that imported torch once (explorer/training/
+        # lab_zygote.py): its ~140 MB of private memory is shared, not paid per worker, and a
+        # worker that died is replaced at once, without importing torch again.
+        self._use_zygote = zygote_available() and zygote is not False
         self._zygote: Zygote | None = None
         self.device, self.max_cached, self._module = device, max_cached, worker
         self.max_line, self.per_address = max_line, per_address

@@ -7,9 +7,9 @@ with one torch thread, so the class's keystrokes keep their core.
 
 Protocol, one JSON object a line. On stdin: ``{"job": id, "key": k, "settings": {...}}``
 trains a run; ``{"cancel": id}`` stops it (or skips it if not yet started). On stdout:
-``{"ready": pid, "rss_kb": n}`` once, then ``{"job": id, "event": {...}}`` for every
-event; the run's "done" (or "failed") event comes last, after its cache entry is written
-(:func:`explorer.training.lab_cache.store`), so a press that follows it finds the entry.
+``{"ready": pid, "rss_kb": n, "pss_kb": n, "uss_kb": n}`` once, then ``{"job": id, "event":
+{...}}`` for every event; the run's "done" (or "failed") event comes last, after its cache entry is
+written (:func:`explorer.training.lab_cache.store`), so a press that follows it finds the entry.
 
 It exits with the server: the end of stdin (the server's end of the pipe closes when the
 server dies, even by SIGKILL) ends it at once, and it checks every second that its parent
@@ -35,15 +35,21 @@ from pathlib import Path
 WEB_MODULES = ("explorer.app", "explorer.ui", "gradio", "pandas")  # what a worker never loads
 
 
-def rss_kb() -> int:
-    """This process's resident memory (Linux; 0 elsewhere)."""
+def memory_kb() -> dict[str, int]:
+    """This process's memory in kB (Linux; zeros elsewhere): ``rss_kb`` resident,
+    ``uss_kb`` its own (private) pages, ``pss_kb`` its own plus its share of the pages it
+    shares (with the template it was forked from: explorer/training/lab_zygote.py)."""
+    fields = {"Rss:": "rss_kb", "Pss:": "pss_kb", "Private_Clean:": "uss_kb",
+              "Private_Dirty:": "uss_kb"}
+    out = {"rss_kb": 0, "pss_kb": 0, "uss_kb": 0}
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
+        for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
+            parts = line.split()
+            if parts and parts[0] in fields:
+                out[fields[parts[0]]] += int(parts[1])
+    except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return out
 
 
 def trim() -> None:
@@ -149,7 +155,7 @@ def serve(run: Callable[[Channel, dict, Path, str], None] = train,
     web = sorted(m for m in sys.modules if m.startswith(WEB_MODULES))  # must be []
     main = getattr(sys.modules.get("__main__"), "__file__", "") or ""
     web += [main] if Path(main).name == "app.py" else []
-    channel.send({"ready": os.getpid(), "rss_kb": rss_kb(), "web_modules": web})
+    channel.send({"ready": os.getpid(), **memory_kb(), "web_modules": web})
     while True:
         job = channel.jobs.get()
         if job["job"] in channel.cancelled:
@@ -157,7 +163,7 @@ def serve(run: Callable[[Channel, dict, Path, str], None] = train,
             continue
         run(channel, job, args.cache, args.device)
         trim()
-        channel.send({"rss_kb": rss_kb()})
+        channel.send(memory_kb())
 
 
 if __name__ == "__main__":

@@ -148,3 +148,54 @@ def test_the_cache_is_private_and_a_temporary_one_goes_with_the_server(monkeypat
     assert runner.cache_dir == shared and shared.stat().st_mode & 0o777 == 0o700
     runner.close()
     assert shared.exists()  # the teacher's own folder stays
+
+
+def ppid(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_workers_fork_from_one_template_that_shares_torch(tmp_path):
+    """Workers fork from the template (explorer/training/lab_zygote.py): their
+    parent is the template, they train, a killed one is replaced by another fork, and the
+    runner's close ends the template and its workers. A forked worker's own (private)
+    memory is a fraction of its resident memory: torch's pages are the template's."""
+    runner = LabRunner(tmp_path, workers=2)
+    try:
+        runner.warm()
+        for worker in runner.workers():
+            assert worker.ready.wait(60)
+        template = runner._zygote.proc.pid
+        workers = runner.workers()
+        assert all(w.forked and ppid(w.pid) == template for w in workers)
+        assert all(w.hello["uss_kb"] < 0.5 * w.hello["rss_kb"] for w in workers), \
+            [w.hello for w in workers]
+        assert wait_for(runner, runner.ask("a", SHORT), timeout=60)["state"] == "done"
+        victim = workers[0].pid
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while runner.replaced < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        fresh = runner.workers()[0]
+        assert runner.replaced == 1 and fresh.pid != victim and ppid(fresh.pid) == template
+        later = runner.ask("b", LabSettings(max_steps=8, batch=8, update_s=0.0, seed=3))
+        assert wait_for(runner, later, timeout=60)["state"] == "done"
+        pids = [w.pid for w in runner.workers()]
+    finally:
+        runner.close()
+    assert not alive(template)
+    deadline = time.monotonic() + 5
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in pids)
+
+
+def test_without_the_template_a_worker_is_a_plain_subprocess(tmp_path):
+    """Where workers cannot fork from a template (not Linux), each is ``python -m``."""
+    runner = LabRunner(tmp_path, workers=1, zygote=False)
+    try:
+        runner.warm()
+        worker = runner.workers()[0]
+        assert worker.ready.wait(60) and not worker.forked and runner._zygote is None
+        assert ppid(worker.pid) == os.getpid()
+    finally:
+        runner.close()
