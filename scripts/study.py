@@ -134,15 +134,20 @@ def differs(card: dict) -> str:
     return ", ".join(out) or "(recipe F)"
 
 
+def md_row(*cells) -> str:
+    """One row of a Markdown table: ``| a | b |``."""
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
 def eval_row(name: str, card: dict, r: dict) -> str:
     heads = r["previous_token"], r["induction"]["random_repeat"]
     lists = r.get("list_continuation") or {}
     agree = r.get("agreement") or {}
-    return (f"| {name} | {r['n_heads']} | {r['pos_encoding']} | {differs(card)} | "
-            f"{r['loss']['val_loss']:.3f} | {heads[0]['best']['score']:.2f} | "
-            f"{heads[1]['best']['score']:.2f} | {heads[1]['copy_gain_nats']:.1f} | "
-            f"{lists.get('continued', '-')}/{lists.get('lists', '-')} | "
-            f"{agree.get('accuracy', float('nan')):.2f} | {page_cell(r)} |")
+    return md_row(name, r["n_heads"], r["pos_encoding"], differs(card),
+                  f"{r['loss']['val_loss']:.3f}", f"{heads[0]['best']['score']:.2f}",
+                  f"{heads[1]['best']['score']:.2f}", f"{heads[1]['copy_gain_nats']:.1f}",
+                  f"{lists.get('continued', '-')}/{lists.get('lists', '-')}",
+                  f"{agree.get('accuracy', float('nan')):.2f}", page_cell(r))
 
 
 def page_cell(r: dict) -> str:
@@ -191,11 +196,11 @@ def eval_table(cards: dict[str, dict], evals: dict[str, dict]) -> list[str]:
                   "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
         for name, (card, r) in masked.items():
             pronoun = ((r.get("pronoun") or {}).get("best") or {}).get("share")
-            lines.append(f"| {name} | {differs(card)} | {r['loss']['val_loss']:.3f} | "
-                         f"{r['loss']['gap_to_bigram']:+.2f} | "
-                         f"{r['previous_token']['best']['score']:.2f} | "
-                         f"{(r.get('next_token') or {}).get('best', {}).get('score', 0):.2f} | "
-                         f"{_or_dash(pronoun)} |")
+            next_token = (r.get("next_token") or {}).get("best", {}).get("score", 0)
+            lines.append(md_row(name, differs(card), f"{r['loss']['val_loss']:.3f}",
+                                f"{r['loss']['gap_to_bigram']:+.2f}",
+                                f"{r['previous_token']['best']['score']:.2f}",
+                                f"{next_token:.2f}", _or_dash(pronoun)))
     return lines
 
 
@@ -216,15 +221,15 @@ def row(name: str, card: dict) -> str:
               + (", drawn from any token" if span_pool(card) is None
                  else f", drawn from the top {span_pool(card):,}")
               if t.get("repeat_share") else "plain text")
-    return (f"| {name} | {recipe} | {card['tokens_seen'] / 1e6:.1f}M | "
-            f"{final.get('previous_token', {}).get('score', float('nan')):.2f} | "
-            f"{final.get('induction', {}).get('score', float('nan')):.2f} | "
-            f"{'%.1fM' % (first_ind / 1e6) if first_ind else 'never'} | "
-            f"{final.get('copy_gain_nats', float('nan')):.1f} | "
-            f"{_or_dash(final.get('list_continuation'))} | "
-            f"{_or_dash(final.get('list_continuation_comma'))} | "
-            f"{vals[-1]['val_loss'] if vals else float('nan'):.3f} | "
-            f"{card.get('tokens_per_s') or '-'} |")
+    return md_row(name, recipe, f"{card['tokens_seen'] / 1e6:.1f}M",
+                  f"{final.get('previous_token', {}).get('score', float('nan')):.2f}",
+                  f"{final.get('induction', {}).get('score', float('nan')):.2f}",
+                  f"{first_ind / 1e6:.1f}M" if first_ind else "never",
+                  f"{final.get('copy_gain_nats', float('nan')):.1f}",
+                  _or_dash(final.get("list_continuation")),
+                  _or_dash(final.get("list_continuation_comma")),
+                  f"{vals[-1]['val_loss'] if vals else float('nan'):.3f}",
+                  card.get("tokens_per_s") or "-")
 
 
 def readme(cards: dict[str, dict], notes: str) -> str:
