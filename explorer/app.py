@@ -115,7 +115,9 @@ SESSION_CAP = 1000
 # drawer, figure names) and the section names of the tab bar, as CSS; first the browser
 # engine (explorer/server/engine_route.py), which live_grid.js asks before the server; last
 # class mode (explorer/ui/class_mode.py: inert unless the address asks for it).
-LAUNCH = dict(css_paths=[STATIC / "style.css"], max_file_size="1kb", show_error=False,
+# the stylesheet's parts, in the order of their names (10-base.css ... 70-views.css): the cascade
+LAUNCH = dict(css_paths=sorted((STATIC / "css").glob("*.css")), max_file_size="1kb",
+              show_error=False,
               state_session_capacity=SESSION_CAP,
               head=engine_head() + "\n" + LIVE_HEAD + "\n"
               + page.head([(name, [tab_id for _, tab_id, _ in tabs]) for name, tabs in SECTIONS])

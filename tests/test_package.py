@@ -60,7 +60,8 @@ def test_the_wheel_holds_the_app_the_whole_zoo_and_the_scripts(wheel):
     assert any(name.endswith(".safetensors") for name in shipped)
     assert shipped <= names, sorted(shipped - names)[:5]
     for path in [DATA + "checkpoints/tokenizer.json", DATA + "static/live_grid.js",
-                 DATA + "static/live.js", DATA + "static/style.css", DATA + "static/notebook.js",
+                 DATA + "static/live.js", DATA + "static/css/60-steps.css",
+                 DATA + "static/notebook.js",
                  PREFIX + "app.py", PREFIX + "command.py", PREFIX + "paths.py",
                  PREFIX + "notebook.py", PREFIX + "models/zoo.py", PREFIX + "ui/explore_tab.py"]:
         assert path in names, path

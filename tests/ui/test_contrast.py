@@ -1,5 +1,5 @@
 """Text contrast (#17): WCAG AA, at least 4.5:1, for the figures' text colours in both
-themes and for the page colours static/style.css sets over Gradio's theme."""
+themes and for the page colours static/css/ sets over Gradio's theme."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from explorer.figures.themes import THEMES
 
-CSS = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text()
+CSS = "\n".join(part.read_text() for part in sorted(  # the stylesheet's parts (static/css/)
+    (Path(__file__).resolve().parents[2] / "static" / "css").glob("*.css")))
 AA = 4.5
 
 
@@ -88,7 +89,7 @@ def test_through_the_layers_strongest_word_passes_aa(theme):
 
 def test_encoder_decoder_output_is_white_on_its_dark_shades():
     """#30: #s2s-output in dark mode was 2.9:1 (Gradio's black on the dark shades it mixes
-    from the colour map); static/style.css writes it white there."""
+    from the colour map); static/css/70-views.css writes it white there."""
     assert re.search(r"\.dark #s2s-output \.highlighted \.text\s*\{\s*color:\s*#ffffff", CSS)
 
 

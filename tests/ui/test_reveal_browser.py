@@ -2,7 +2,7 @@
 
 At 31 % of the screen the bar showed two to five lines of the answer in a small scrolling
 box (issue 42, item 3). Revealed, the step's instructions fold away and the step's column
-widens (static/steps.js sets .ae-revealed, static/style.css): every step's whole answer is
+widens (static/steps.js sets .ae-revealed, static/css/60-steps.css): every step's whole answer is
 on the screen, clipped by nothing, and the figures beside it are redrawn to their narrower
 boxes (the large head kept its old width and ran past its box)."""
 

@@ -62,7 +62,8 @@ def tabs_url():
     port = free_port()
     root = Path(__file__).resolve().parents[2]
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, css_paths=[root / "static" / "style.css"], show_error=False,
+                quiet=True, css_paths=sorted((root / "static" / "css").glob("*.css")),
+                show_error=False,
                 head=LIVE_HEAD)  # the live loop (static/live.js), as app.LAUNCH has it
     yield f"http://127.0.0.1:{port}/"
     demo.close()
