@@ -18,7 +18,8 @@
  *                     event also writes a fresh stamp into the anchor).
  *   register(view, {update, settle})  a view that fetches its own data (Explore's canvas,
  *                     static/live_grid.js: update(ctx) calls a server function with
- *                     ctx.values and draws the answer) adds or replaces handlers.
+ *                     ctx.knobs, the values by name, and draws the answer) adds or
+ *                     replaces handlers.
  *                     A handler reports failure (no answer: the server was busy or did
  *                     not reply) by throwing or by resolving to false; anything else is
  *                     an answer, drawn.
@@ -133,9 +134,10 @@
     if (!h) return true;
     const snapshot = last ? { ...last } : {};
     const names = (readConfig() || { knobs: [] }).knobs;
+    // knobs: the sentence and every knob BY NAME ({text, objective, heads, ...}, the
+    // config's knob names, explorer/ui/controls.KNOB_NAMES), as they were when asked
     const ctx = {
-      view: v.id, changed: [...(changed || [])],
-      values: names.map((n) => snapshot[n]),
+      view: v.id, changed: [...(changed || [])], knobs: { ...snapshot },
       fresh: () => names.every((n) => last && last[n] === snapshot[n]),
     };
     try {

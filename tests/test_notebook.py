@@ -13,7 +13,10 @@ import torch
 
 from explorer.figures.live_grid import mosaic
 from explorer.notebook import AttentionInputError, AttentionView, head_view, show
+from explorer.paths import STATIC
+from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.notebook_input import MAX_PANELS, MAX_TOKENS
+from explorer.views.notebook_view import FALLBACK
 
 TOKENS = ["The", " cat", " sat", " down"]
 
@@ -91,8 +94,10 @@ def test_the_html_is_self_contained_and_each_view_has_its_own_ids(tmp_path):
     first, second = view._repr_html_(), view._repr_html_()
     ids = [re.search(r'id="(ae-nb-[0-9a-f]+)"', h).group(1) for h in (first, second)]
     assert ids[0] != ids[1]
-    assert "function mountGrid(element, server, window, document)" in first
-    assert "window.AttentionExplorer.live.register" in first  # live_grid.js itself, inlined
+    # live_grid.js itself, inlined, and its one markup and CSS (explorer/views/grid_markup.py)
+    assert (STATIC / "live_grid.js").read_text(encoding="utf-8") in first
+    assert grid_markup("grid", FALLBACK) in first and grid_markup("head") in first
+    assert grid_css(f"#{ids[0]}") in first
     saved = view.save(tmp_path / "v.html")
     assert saved.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 

@@ -52,8 +52,9 @@ def zoo_models(directory: Path = CHECKPOINT_DIR) -> list[Path]:
 
 def _page(config: dict) -> str:
     template = (STATIC / "site" / "index.html").read_text(encoding="utf-8")
-    scripts = "\n".join(f'<script src="engine/{name}"></script>' for name in ENGINE_ORDER
-                        if (STATIC / "engine" / name).exists())
+    scripts = "\n".join([*(f'<script src="engine/{name}"></script>' for name in ENGINE_ORDER
+                           if (STATIC / "engine" / name).exists()),
+                         '<script src="live_grid.js"></script>'])  # the grid's renderer
     # JSON inside <script>: "</" and "<!--" must not end or open anything
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
     return template.replace("<!--ENGINE-->", scripts).replace("/*CONFIG*/{}", data)

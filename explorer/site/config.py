@@ -1,12 +1,9 @@
 """The static page's configuration, read from the views (never retyped): the knobs' labels
 and choices (explorer/views/controls.py), the canvas colours (grid_payload.canvas_colors),
-the Start here steps (explorer/views/guided.py) and the grid's markup (explorer/ui/explore_tab.py's
-GRID_HTML, read from its source: explorer never imports ui)."""
+the Start here steps (explorer/views/guided.py) and the grid's markup and CSS (their one
+source, explorer/views/grid_markup.py, as the app's Explore and the notebook use)."""
 
 from __future__ import annotations
-
-import ast
-from pathlib import Path
 
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo, checkpoint_name
@@ -20,26 +17,17 @@ from explorer.views.controls import (
     TEMPERATURE_RANGE,
 )
 from explorer.views.engine_texts import engine_texts
+from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.grid_payload import canvas_colors, plain_status
 from explorer.views.guided import DEFAULTS, Step, default_path
 
-UI = Path(__file__).resolve().parents[1] / "ui"  # explorer/ui/
 # The views a static page can draw with the browser's engine: Explore's grid and large head,
 # and Ablate's question (the guesses with heads switched off, ticked under the knobs).
 LIVE_TABS = ("explore", "ablate")
-# The order of the 9 controls after the sentence (explorer.views.controls.parse_controls).
+# The knobs a step sets (explorer.views.controls.CONTROL_NAMES but the theme: the page's
+# follows the system's).
 CONTROL_ORDER = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
                  "head")
-
-
-def grid_html() -> str:
-    """GRID_HTML of explorer/ui/explore_tab.py, the markup static/live_grid.js expects."""
-    tree = ast.parse((UI / "explore_tab.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "GRID_HTML" for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise LookupError("GRID_HTML not found in explorer/ui/explore_tab.py")
 
 
 def _step(step: Step) -> dict:
@@ -74,7 +62,8 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str) -> di
         "colors": {"light": canvas_colors("light"), "dark": canvas_colors("dark")},
         "examples": [e for e in examples if e],
         "steps": [_step(s) for s in steps],
-        "gridHtml": grid_html(),
+        "gridHtml": {view: grid_markup(view) for view in ("explore", "head")},
+        "gridCss": grid_css("#grid") + "\n" + grid_css("#head-large"),
         "missing": missing,
         "engineTexts": engine_texts(),  # static/engine/payload.js's words, set, not fetched
     }

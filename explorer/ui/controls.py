@@ -33,6 +33,7 @@ from gradio.context import get_blocks_context
 from explorer.paths import STATIC
 from explorer.views.controls import (
     BOX_CHARS,
+    CONTROL_NAMES,
     HEADS,
     LAB_OBJECTIVE,
     MASK_CHOICES,
@@ -103,8 +104,9 @@ class Panel:
         return dict(zip(KNOB_NAMES, self.inputs, strict=True))
 
 
-KNOB_NAMES = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
-              "head", "theme")
+# The sentence box, then the knobs as views.controls names them (Controls' fields): the
+# live loop's names, so a keystroke's request carries them by name (static/live_grid.js).
+KNOB_NAMES = ("text", *CONTROL_NAMES)
 
 
 @dataclass

@@ -25,18 +25,18 @@ from explorer.ui.model_knobs import wire as wire_model_knobs
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
 from explorer.views.explore import clear_heads_view, explore, open_clear_head, settled_update
-from explorer.views.grid_payload import canvas_colors
+from explorer.views.grid_markup import grid_css, grid_markup
+from explorer.views.grid_payload import canvas_colors, read_request
 from explorer.views.lab_models import grid_payloads_by_model, route_keystroke
 
 log = logging.getLogger("attention_explorer")
 TAB = "explore"
 FAILED = "⚠️ Something went wrong with this request. Please try again."
-GRID_HTML = ('<div class="ae-grid" data-view="explore">'
-             '<div class="ae-grid-caption" aria-live="polite"></div>'
-             '<div class="ae-grid-guesses"></div>'
-             '<canvas role="img" aria-label="Attention of every head"></canvas>'
-             '<div class="ae-grid-tip" hidden></div></div>')
-GRID_JS = (STATIC / "live_grid.js").read_text()
+# The grid's box and CSS from their one source (the notebook's and the static edition's
+# too); the renderer, static/live_grid.js, mounted by Explore's wiring, static/explore_grid.js.
+GRID_HTML = grid_markup(TAB)
+GRID_JS = "\n".join((STATIC / name).read_text(encoding="utf-8")
+                    for name in ("live_grid.js", "explore_grid.js"))
 READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
 # What the grid is, its colour key and a newcomer's way to Start here, above the grid (issue
 # 42 item 11: a student alone saw 15 tabs, no key). The key's gradient is the canvas's own
@@ -98,14 +98,19 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     keystrokes = KeystrokeQueue(grid_payloads_by_model)
 
     async def grid_data(request):
-        """One keystroke's grid, asked for by the page's canvas (static/live_grid.js)."""
+        """One keystroke's grid, asked for by the page's canvas (static/live_grid.js). The
+        request is read here, once (grid_payload.read_request), and travels as that."""
+        try:
+            keystroke = read_request(request)
+        except BadControl as exc:  # a hand-made request: its message, nothing echoed
+            return {"ok": False, "caption": f"⚠️ {exc}"}
         session = REQUEST_SESSION.get()
-        routed = route_keystroke(models, session, zoo, tok, request)
+        routed = route_keystroke(models, session, zoo, tok, keystroke)
         if isinstance(routed, dict):  # an answer at once: no model to run
             return routed
-        return await keystrokes.submit(session, (request, routed))
+        return await keystrokes.submit(session, (keystroke, routed))
 
-    gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
+    gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS, css_template=grid_css(),
             server_functions=[grid_data], elem_id="grid")
     select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
     # Below the grid, so the heatmaps stay first on a small or projected screen.

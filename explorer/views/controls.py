@@ -1,14 +1,17 @@
 """The knobs' values as the page offers them, read and checked for one request.
 
 Every view takes the same controls (model, heads, positional encoding, mask, scaling,
-temperature, layer, head, colours): :func:`parse_controls` turns the values the page sent
-into :class:`Controls`, or refuses a value the page never offers with
-:class:`BadControl` (a hand-made request), naming no value back.
+temperature, layer, head, colours), named as :class:`Controls`' fields
+(:data:`CONTROL_NAMES`). Two edges read them, once per request: :func:`parse_controls` the
+values a Gradio event passes by position (``Panel.inputs`` order after the text), and
+:func:`read_controls` a keystroke's knobs by name (``{"objective": ..., "heads": ...}``,
+static/live_grid.js ``AttentionExplorer.grid.request``). Both refuse a value the page never
+offers with :class:`BadControl` (a hand-made request), naming no value back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
@@ -22,7 +25,8 @@ from explorer.models.zoo import LAB_MODEL_NAME, checkpoint_name
 __all__ = ["BOX_CHARS", "EMPTY_STATE", "HEADS", "LAB_OBJECTIVE", "MASK_CHOICES", "MAX_CHARS",
            "OBJECTIVES",
            "POSITIONAL", "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl",
-           "Controls", "parse_controls", "plural", "picked_or_status"]
+           "CONTROL_NAMES", "Controls", "parse_controls", "plural", "picked_or_status",
+           "read_controls"]
 
 # Control choices as the UI shows them -> values the engine understands.
 OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}
@@ -63,6 +67,10 @@ class Controls:
             return LAB_MODEL_NAME
         return checkpoint_name(OBJECTIVES[self.objective], int(self.heads), self.pos)
 
+    def named(self) -> dict:
+        """The knobs by name (a payload echoes them; :func:`read_controls` reads them back)."""
+        return asdict(self)
+
     def settings(self) -> AttentionSettings:
         low, high = TEMPERATURE_RANGE
         return AttentionSettings(causal=MASK_CHOICES[self.mask],
@@ -74,13 +82,19 @@ class BadControl(ValueError):
     """A control value the UI never offers (a hand-made request): refused with a message."""
 
 
+# The knobs' names, in the order Gradio's events pass them (parse_controls) and the page's
+# live loop lists them after "text" (explorer/ui/controls.KNOB_NAMES).
+CONTROL_NAMES = tuple(f.name for f in fields(Controls))
+
+
 def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, head,
                    theme) -> Controls:
     try:
         controls = Controls(str(objective), int(heads), str(pos), str(mask), str(scaling),
                             float(temperature), int(layer), int(head),
                             "dark" if theme == "dark" else "light")
-    except (TypeError, ValueError) as exc:  # the message names no value: nothing echoed back
+    # (OverflowError: int() of an infinite float.) The message names no value: nothing echoed
+    except (TypeError, ValueError, OverflowError) as exc:
         raise BadControl("A control value could not be read.") from exc
     if (controls.objective not in (*OBJECTIVES, LAB_OBJECTIVE)
             or controls.heads not in HEADS
@@ -89,6 +103,14 @@ def parse_controls(objective, heads, pos, mask, scaling, temperature, layer, hea
             or not np.isfinite(controls.temperature)):
         raise BadControl("That combination of controls is not offered.")
     return controls
+
+
+def read_controls(named) -> Controls:
+    """A keystroke's knobs by name, ``{name: value}`` with exactly :data:`CONTROL_NAMES`, as
+    :class:`Controls`; anything else (a list, a missing or unknown name) is refused."""
+    if not isinstance(named, dict) or set(named) != set(CONTROL_NAMES):
+        raise BadControl("The request could not be read.")
+    return parse_controls(*(named[name] for name in CONTROL_NAMES))
 
 
 def picked_or_status(zoo, controls: Controls, text: str) -> tuple[Picked, str]:

@@ -8,7 +8,7 @@ the page through ``gr.HTML(server_functions=...)``: one plain POST answered with
 
 :func:`grid_payload` returns::
 
-    {"ok": True, "text": str, "controls": [9 control values as parsed],
+    {"ok": True, "text": str, "controls": {knob name: value as parsed} (Controls.named()),
      "tokens": [T labels, every character visible, NOT escaped: drawn as canvas text],
      "layers": L, "heads": H, "n": T,
      "z": base64 of uint8 [L*T, H*T] whole percent (explorer.figures.live_grid.mosaic),
@@ -16,7 +16,8 @@ the page through ``gr.HTML(server_functions=...)``: one plain POST answered with
      "guesses": [[label, probability], ...] (top 3 for the next word / the [mask]),
      "caption": plain text}
 
-or ``{"ok": False, "text": ..., "controls": ..., "caption": message}``. Labels and messages
+or ``{"ok": False, "text": ..., "controls": ..., "caption": message}``. The request it answers
+is :class:`Keystroke`, read once from the page's JSON by :func:`read_request`. Labels and messages
 are plain text: the page puts them on a canvas or into ``textContent``, never into HTML,
 so nothing here needs escaping (:mod:`explorer.figures.labels` escapes for Plotly instead).
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 import base64
 import logging
 import re
-from dataclasses import astuple
+from dataclasses import dataclass
 from typing import Any
 
 from explorer.analysis.run import MAX_CHARS, Analysis, analyse_batch, plural
@@ -36,11 +37,10 @@ from explorer.figures.live_grid import mosaic
 from explorer.figures.themes import COLORSCALE, get_theme
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
-from explorer.views.controls import BadControl, Controls, parse_controls
+from explorer.views.controls import BadControl, Controls, read_controls
 from explorer.views.explore import run_request
 
 log = logging.getLogger("attention_explorer")
-N_CONTROLS = 9  # the values after the sentence, in parse_controls order
 GUESSES = 3
 FAILED = "Something went wrong with this request. Please try again."
 # The caption's joints (also the browser's, through explorer/views/engine_texts.py)
@@ -60,18 +60,30 @@ def plain_status(markdown: str) -> str:
     return re.sub(r"\s*\n+\s*", " ", re.sub(r"[*`]", "", markdown)).strip()
 
 
-def read_request(request: Any) -> tuple[str, Controls]:
-    """``{"text": str, "controls": [9 values]}`` as the page sends it -> (text, controls).
-    Anything else (a hand-made request) raises :class:`BadControl` with a message that
-    echoes nothing back. Over-long text is cut later with a notice, as on every path."""
-    if not isinstance(request, dict):
-        raise BadControl("The request could not be read.")
-    text, controls = request.get("text"), request.get("controls")
-    if not isinstance(text, str) or not isinstance(controls, list) \
-            or len(controls) != N_CONTROLS:
+@dataclass(frozen=True)
+class Keystroke:
+    """One grid request, read: the sentence (cut to MAX_CHARS + 1) and its knobs."""
+
+    text: str
+    controls: Controls
+
+    def refused(self, message: str) -> dict:
+        """The answer that says ``message`` instead of a grid (the request echoed back)."""
+        return {"ok": False, "text": self.text, "controls": self.controls.named(),
+                "caption": f"⚠️ {message}"}
+
+
+def read_request(request: Any) -> Keystroke:
+    """``{"text": str, "controls": {knob name: value}}`` as the page sends it
+    (static/live_grid.js ``AttentionExplorer.grid.request``) -> :class:`Keystroke`, the one
+    read of it. Anything else (a hand-made request, the old nine values by position) raises
+    :class:`BadControl` with a message that echoes nothing back. Over-long text is cut
+    later with a notice, as on every path."""
+    if not isinstance(request, dict) or set(request) != {"text", "controls"} \
+            or not isinstance(request["text"], str):
         raise BadControl("The request could not be read.")
     # a cut well past MAX_CHARS before any work; analyse() cuts at MAX_CHARS with a notice
-    return text[: MAX_CHARS + 1], parse_controls(*controls)
+    return Keystroke(request["text"][: MAX_CHARS + 1], read_controls(request["controls"]))
 
 
 def canvas_colors(theme: str) -> dict:
@@ -96,7 +108,7 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
                  analysed: Analysis | None = None) -> dict:
     """Everything the canvas draws for one request (see the module docstring).
     ``analysed``: its patterns and guesses, already computed with others (grid_payloads)."""
-    base = {"text": text, "controls": list(astuple(controls))}  # parse_controls order
+    base = {"text": text, "controls": controls.named()}
     run = run_request(zoo, tok, text, controls, detail=False,  # patterns + guesses only
                       analysed=analysed)
     if isinstance(run, tuple):  # no model, or nothing typed: the message instead of a grid
@@ -118,15 +130,17 @@ def grid_payload(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     }
 
 
-def grid_payloads(zoo: Zoo, tok: Tokenizer, requests: list[Any]) -> list[dict]:
-    """:func:`safe_grid_payload` of each raw request, the requests that share a model and
-    its knobs run through the model together (:func:`~explorer.analysis.run.analyse_batch`):
-    the keystrokes of a class typing at once. Never raises."""
+def grid_payloads(zoo: Zoo, tok: Tokenizer, requests: list[Keystroke | Any]) -> list[dict]:
+    """:func:`safe_grid_payload` of each request (a :class:`Keystroke` already read, or the
+    page's JSON), the requests that share a model and its knobs run through the model
+    together (:func:`~explorer.analysis.run.analyse_batch`): the keystrokes of a class
+    typing at once. Never raises."""
     out: list[dict | None] = [None] * len(requests)
     groups: dict[tuple, list[tuple[int, str, Controls]]] = {}
     for i, request in enumerate(requests):
         try:
-            text, controls = read_request(request)
+            key = request if isinstance(request, Keystroke) else read_request(request)
+            text, controls = key.text, key.controls
             name = controls.checkpoint()
             if zoo.get(name) is None or not text.strip():  # a message, no model to run
                 out[i] = grid_payload(zoo, tok, text, controls)
@@ -151,8 +165,8 @@ def safe_grid_payload(zoo: Zoo, tok: Tokenizer, request: Any) -> dict:
     """:func:`grid_payload` of a raw request from the page; never raises: a bad request
     gets its message, anything unexpected a generic one (the details go to the log)."""
     try:
-        text, controls = read_request(request)
-        return grid_payload(zoo, tok, text, controls)
+        key = read_request(request)
+        return grid_payload(zoo, tok, key.text, key.controls)
     except BadControl as exc:
         return {"ok": False, "caption": f"⚠️ {exc}"}
     except Exception:  # never show a student a stack trace

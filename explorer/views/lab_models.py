@@ -27,7 +27,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from explorer.models.lab_tokenizer import LabTokenizer, unknown_words_message
 from explorer.models.transformer import Transformer
 from explorer.models.zoo import LAB_MODEL_NAME, Zoo
 from explorer.views.controls import LAB_OBJECTIVE, BadControl, Controls, plural
-from explorer.views.grid_payload import grid_payloads, read_request
+from explorer.views.grid_payload import Keystroke, grid_payloads, read_request
 from explorer.views.model_choice import KnobFit
 
 __all__ = ["LAB_OBJECTIVE", "LAB_TOKENIZER", "LabModels", "OpenedModel", "grid_payloads_by_model",
@@ -193,19 +193,19 @@ def lab_knobs(opened: OpenedModel | None, heads, pos) -> KnobFit:
 
 
 def route_keystroke(models: LabModels | None, session: str | None, zoo: Zoo, tok,
-                    request: Any) -> tuple[Zoo, Any] | dict:
-    """(zoo, tokenizer) for one keystroke request before it waits in line, or the answer
-    at once when it cannot run (no opened model, words the Lab model does not know). A
-    request that cannot be read goes on with the shared ones (its answer says why)."""
+                    request: Keystroke | Any) -> tuple[Zoo, Any] | dict:
+    """(zoo, tokenizer) for one keystroke (read by the caller, or the page's JSON) before it
+    waits in line, or the answer at once when it cannot run (no opened model, words the Lab
+    model does not know). A request that cannot be read goes on with the shared ones (its
+    answer says why)."""
     try:
-        text, controls = read_request(request)
+        key = request if isinstance(request, Keystroke) else read_request(request)
     except BadControl:
         return zoo, tok
     try:
-        return source(models, session, zoo, tok, controls, text, typing=True)
+        return source(models, session, zoo, tok, key.controls, key.text, typing=True)
     except BadControl as exc:
-        return {"ok": False, "text": text, "controls": list(astuple(controls)),
-                "caption": f"⚠️ {exc}"}
+        return key.refused(str(exc))
 
 
 def grid_payloads_by_model(items: list[tuple[Any, tuple[Zoo, Any]]]) -> list[dict]:

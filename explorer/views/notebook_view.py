@@ -1,6 +1,7 @@
 """One attention view as self-contained HTML: the page's grid of every head, drawn by the
-page's own canvas script (``static/live_grid.js``, unchanged) inside the small environment
-``static/notebook.js`` gives it in place of Gradio's (see there).
+page's own canvas renderer (``static/live_grid.js``, unchanged), which ``static/notebook.js``
+mounts twice (the grid, and the head opened large); the boxes and their CSS come from the
+grid's one source, :mod:`explorer.views.grid_markup`.
 
 :class:`AttentionView` holds one grid payload (the format of
 :mod:`explorer.views.grid_payload`) and writes it as an HTML fragment for a notebook
@@ -24,31 +25,24 @@ from typing import Any
 import numpy as np
 
 from explorer.paths import STATIC as STATIC_DIR
+from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.grid_payload import canvas_colors, grid_fields
 
 # Next to explorer/ in the checkout and in the installed package alike (pyproject.toml).
 STATIC = STATIC_DIR
 FALLBACK = ("Drawing the attention… If this line stays, the output's script did not run: "
             "in Jupyter, trust the notebook (File → Trust) or run the cell again.")
+# The view's own frame; the grid's rules come from grid_markup.grid_css, under the view's id.
 CSS = """
 #{id} {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
   padding: 8px 10px; border-radius: 6px; max-width: 1000px; box-sizing: border-box; }}
-#{id} .ae-grid {{ position: relative; }}
-#{id} .ae-grid-caption, #{id} .ae-grid-guesses {{ font-size: 13px; min-height: 1.2em; }}
-#{id} .ae-grid-guesses {{ font-weight: 600; }}
-#{id} canvas {{ display: block; }}
-#{id} .ae-grid-tip {{ position: absolute; pointer-events: none; z-index: 5;
-  white-space: nowrap; background: rgba(31, 35, 40, 0.92); color: #fff; font-size: 12px;
-  padding: 3px 7px; border-radius: 4px; }}
-#{id} [hidden] {{ display: none !important; }}
 #{id} .ae-nb-head {{ margin-top: 10px; max-width: 420px; }}
 #{id} .ae-nb-line {{ margin: 0 0 4px; font-size: 14px; overflow-wrap: anywhere; }}
 """
-BOX = ('<div class="{cls}"><div class="ae-grid" data-view="{view}">'
-       '<div class="ae-grid-caption" aria-live="polite">{caption}</div>'
-       '<div class="ae-grid-guesses"></div>'
-       '<canvas role="img" aria-label="Attention of every head"></canvas>'
-       '<div class="ae-grid-tip" hidden></div></div></div>')
+
+
+def _box(cls: str, view: str, caption: str = "") -> str:
+    return f'<div class="{cls}">{grid_markup(view, caption)}</div>'
 
 
 @functools.cache
@@ -89,16 +83,15 @@ class AttentionView:
         grid, shim = _scripts()
         data = {"theme": self.theme, "payload": self.payload,
                 "colors": {name: canvas_colors(name) for name in ("light", "dark")}}
-        return (f'<div id="{view_id}" class="ae-nb"><style>{CSS.format(id=view_id)}</style>'
+        css = CSS.format(id=view_id) + grid_css(f"#{view_id}")
+        return (f'<div id="{view_id}" class="ae-nb"><style>{css}</style>'
                 f'<script type="application/json" class="ae-nb-data">{script_json(data)}'
                 "</script>"
                 + "".join(f'<p class="ae-nb-line">{html.escape(line)}</p>'
                           for line in self.heading)
-                + BOX.format(cls="ae-nb-grid", view="grid", caption=html.escape(FALLBACK))
-                + BOX.format(cls="ae-nb-head", view="head", caption="")
+                + _box("ae-nb-grid", "grid", FALLBACK) + _box("ae-nb-head", "head")
                 + f"<script>(function () {{\nconst ROOT_ID = {json.dumps(view_id)};\n"
-                  f"function mountGrid(element, server, window, document) {{\n{grid}\n}}\n"
-                  f"{shim}\n}})();</script></div>")
+                  f"{grid}\n{shim}\n}})();</script></div>")
 
     def _repr_html_(self) -> str:
         return self.fragment()

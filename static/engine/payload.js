@@ -8,9 +8,10 @@
 //     -> payload | null (fetch: true waits for the model's weights instead of answering null)
 //   AttentionExplorer.payload.displayToken(s) / plainLabel(s, max)   (labels.py, ported)
 //
-// controls = the 9 values in parse_controls order (objective, heads, pos, mask, scaling,
-// temperature, layer, head, theme). null: the browser cannot answer (the Lab model, a model
-// the browser has not loaded, knobs it does not know); the page then asks the server.
+// controls = the knobs by name, {objective, heads, pos, mask, scaling, temperature, layer,
+// head, theme} (a keystroke's request, AttentionExplorer.grid.request: static/live_grid.js).
+// null: the browser cannot answer (the Lab model, a model the browser has not loaded, knobs
+// it does not know); the page then asks the server.
 // No prose lives here: every sentence comes from the texts JSON (one source, Python).
 (() => {
   const AE = (globalThis.AttentionExplorer = globalThis.AttentionExplorer || {});
@@ -193,7 +194,7 @@
   // ------------------------------------------------ controls -> knobs (views/controls.py)
   function knobsOf(t, c, opts) {
     const k = t.controls;
-    const [objective, heads, pos, mask, scaling, temperature, layer, head, theme] = c;
+    const { objective, heads, pos, mask, scaling, temperature, layer, head, theme } = c;
     if (objective === k.lab || !(objective in k.objectives)) return null;
     const name = ((k.models[objective] || {})[String(Number(heads))] || {})[pos];
     if (!name || !(mask in k.masks) || !(scaling in k.scales)) return null;
@@ -205,9 +206,11 @@
       heads_off: (opts && opts.heads_off) || [],
       layer: Math.trunc(Number(layer)) || 0, head: Math.trunc(Number(head)) || 0,
       theme: theme === "dark" ? "dark" : "light",
-      controls: [String(objective), Math.trunc(Number(heads)), String(pos), String(mask),
-        String(scaling), temp, Math.trunc(Number(layer)) || 0, Math.trunc(Number(head)) || 0,
-        theme === "dark" ? "dark" : "light"] };
+      // echoed as grid_payload echoes them (Controls.named(): the values as parsed)
+      controls: { objective: String(objective), heads: Math.trunc(Number(heads)),
+        pos: String(pos), mask: String(mask), scaling: String(scaling), temperature: temp,
+        layer: Math.trunc(Number(layer)) || 0, head: Math.trunc(Number(head)) || 0,
+        theme: theme === "dark" ? "dark" : "light" } };
   }
 
   // mosaic(): [L*T, H*T] whole percent, np.rint (round half to even) of clip(w, 0, 1) * 100
@@ -244,7 +247,7 @@
 
   async function gridPayload(text, controls, opts = {}) {
     const t = await getTexts();
-    const knobs = knobsOf(t, controls || [], opts);
+    const knobs = knobsOf(t, controls || {}, opts);
     if (!knobs || !AE.engine || !(await ready(knobs.model, opts.fetch))) return null;
     text = text == null ? "" : String(text);
     const base = { text, controls: knobs.controls };

@@ -1,9 +1,9 @@
 // The static edition's page (static/site/index.html, written by explorer/site/build.py).
-// Explore: the same grid renderer as the app (live_grid.js, run as Gradio would run a
-// js_on_load: with `element` and `server` in scope), fed by the browser's engine
-// (AttentionExplorer.gridPayload, static/engine/payload.js) instead of a server; a small live
-// loop of this page's own calls its update() for every change. A click on a square opens that
-// head large: a second live_grid.js instance fed a one-head payload. Start here: the steps of
+// Explore: the same grid renderer as the app (live_grid.js: AttentionExplorer.grid.mount),
+// fed by the browser's engine (AttentionExplorer.gridPayload, static/engine/payload.js)
+// instead of a server; a small live loop of this page's own calls its update() for every
+// change, with the request's one shape (AttentionExplorer.grid.request). A click on a square
+// opens that head large: a second grid fed a one-head payload. Start here: the steps of
 // explorer/views/guided.py (HTML escaped by the builder), live where the engine computes the
 // step's view, else marked as recorded on the full app.
 (function () {
@@ -42,14 +42,16 @@
     $("temperature-value").textContent = Number(temp.value).toFixed(1);
     state.layer = c.layer; state.head = c.head;
   }
-  // the 9 values after the sentence, in explorer.views.controls.parse_controls order
-  function controls() {
-    return [$("objective").value, Number($("heads").value), $("pos").value, $("mask").value,
-      $("scaling").value, Number(temp.value), state.layer, state.head, theme];
+  // the sentence and the knobs by name (explorer/ui/controls.KNOB_NAMES), as the app's
+  // live loop hands them to a grid's update()
+  function knobs() {
+    return { text: box.value, objective: $("objective").value, heads: Number($("heads").value),
+      pos: $("pos").value, mask: $("mask").value, scaling: $("scaling").value,
+      temperature: Number(temp.value), layer: state.layer, head: state.head, theme };
   }
   function modelName() {
-    const [obj, heads, pos] = controls();
-    return CONFIG.objectives[obj] + "-h" + heads + "-" + pos;
+    const k = knobs();
+    return CONFIG.objectives[k.objective] + "-h" + k.heads + "-" + k.pos;
   }
   function headsOff() {
     return [...state.headsOff].map((s) => s.split(",").map(Number));
@@ -100,19 +102,19 @@
     return p || { ok: false, caption: "⚠️ The browser cannot compute this view." };
   }
 
-  const views = {};
-  AE.live = { register(view, handlers) { views[view] = handlers; } };
+  const views = {}; // the two grids, by view
 
-  // Run live_grid.js over GRID_HTML in `holder`, its view named `view`, as Gradio would:
-  // `element` is the component's box, the markup inside it.
-  function mountGrid(source, holder, view, server) {
+  // The grid's box and CSS (explorer/views/grid_markup.py, our own constant markup) in
+  // `holder`, the renderer mounted on it.
+  const style = document.createElement("style");
+  style.textContent = CONFIG.gridCss;
+  document.head.appendChild(style);
+  function mountGrid(holder, view, options) {
     const element = document.createElement("div");
     element.className = "ae-grid-box";
-    element.innerHTML = CONFIG.gridHtml; // our own constant markup (explorer/ui/explore_tab.py)
-    element.querySelector("[data-view]").dataset.view = view;
+    element.innerHTML = CONFIG.gridHtml[view];
     holder.appendChild(element);
-    new Function("element", "server", "trigger", "props", "upload", "watch", source)(
-      element, server, () => {}, {}, null, () => {});
+    return AE.grid.mount(element, options);
   }
 
   // One head of the full payload as a payload of its own: layers = heads = 1, at = [l, h].
@@ -127,16 +129,15 @@
 
   // ------------------------------------------------------------------ the live loop
   let running = false, again = false;
-  const values = () => [box.value, ...controls()];
   async function kick() {
     if (running) { again = true; return; }
     running = true;
     try {
       do {
         again = false;
-        const snap = JSON.stringify([values(), headsOff()]);
-        const ctx = { values: values(),
-          fresh: () => JSON.stringify([values(), headsOff()]) === snap };
+        const snap = JSON.stringify([knobs(), headsOff()]);
+        const ctx = { knobs: knobs(),
+          fresh: () => JSON.stringify([knobs(), headsOff()]) === snap };
         if (views.explore) await views.explore.update(ctx);
         if (!$("large").hidden && views.head) await views.head.update(ctx);
       } while (again);
@@ -157,13 +158,8 @@
     if (ev.target.selectedIndex > 0) { box.value = ev.target.value; kick(); }
   });
 
-  // a click on a square (live_grid.js sets window.__aeSelect and clicks #grid-select);
-  // the large head's own clicks are ignored (they would say [0, 0])
-  let fromLarge = false;
-  $("head-large").addEventListener("click", () => { fromLarge = true; }, true);
-  $("grid-select").addEventListener("click", () => {
-    if (fromLarge) { fromLarge = false; return; }
-    const [l, h] = window.__aeSelect || [state.layer, state.head];
+  // a click on a square of the grid (its onOpen; the large head has none)
+  function openHead(l, h) {
     if (state.clickSwitches) { // an Ablate step: a click switches the head off or on
       const input = $("heads-off-boxes").querySelector(`input[data-head='${l},${h}']`);
       if (input) input.click(); // its change event updates state.headsOff
@@ -171,7 +167,7 @@
     }
     state.layer = l; state.head = h;
     openLarge();
-  });
+  }
   function openLarge() {
     $("large").hidden = false;
     $("large-title").textContent = "Layer " + state.layer + ", head " + state.head + ", large";
@@ -235,21 +231,20 @@
   setControls(CONFIG.defaults);
   box.value = CONFIG.examples[0] || "";
   AE.engine.load(CONFIG.defaultModel).catch(() => {}); // the default model first
-  fetch("live_grid.js").then((r) => r.text()).then((source) => {
-    mountGrid(source, $("grid"), "explore", {
-      async grid_data(req) {
-        const p = await payloadFor(req.text, req.controls);
-        state.payload = p;
-        if (p && p.ok) headBoxes(p);
-        return p;
-      },
-    });
-    mountGrid(source, $("head-large"), "head", {
-      async grid_data() { // the head the payload outlines (clamped to its model's heads)
-        const p = state.payload;
-        return p && p.ok ? oneHead(p, ...p.selected) : p;
-      },
-    });
-    kick();
+  views.explore = mountGrid($("grid"), "explore", {
+    onOpen: openHead,
+    async data(req) {
+      const p = await payloadFor(req.text, req.controls);
+      state.payload = p;
+      if (p && p.ok) headBoxes(p);
+      return p;
+    },
   });
+  views.head = mountGrid($("head-large"), "head", {
+    async data() { // the head the payload outlines (clamped to its model's heads)
+      const p = state.payload;
+      return p && p.ok ? oneHead(p, ...p.selected) : p;
+    },
+  });
+  kick();
 })();

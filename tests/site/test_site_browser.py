@@ -110,7 +110,12 @@ def test_start_here(opened):
     page.wait_for_function("(b) => document.querySelector('#grid .ae-grid-guesses')"
                            ".innerText !== b", arg=before, timeout=5000)
     # a click on a square switches that head off (as on the app's Ablate grid)
-    page.evaluate("window.__aeSelect = [0, 1]; document.getElementById('grid-select').click()")
+    geom = page.evaluate(f"{GRID}.geom")  # the square of layer 0, head 1
+    page.locator("#grid canvas").click(position={
+        "x": geom["left"] + (geom["size"] + geom["gap"]) + geom["size"] / 2,
+        "y": geom["top"] + geom["size"] / 2})
+    page.wait_for_function("document.querySelector(\"#heads-off-boxes input[data-head='0,1']\")"
+                           ".checked", timeout=5000)
     assert page.locator("#heads-off-boxes input[data-head='0,1']").is_checked()
     assert not page.locator("#large").is_visible()
     assert "experiment" in page.locator("#grid .ae-grid-caption").inner_text()

@@ -64,7 +64,8 @@ def test_config_comes_from_the_views(site, resources):
     live = [s["live"] for s in config["steps"]]
     assert live == [s.tab in ("explore", "ablate") for s in steps] and any(live) \
         and not all(live)
-    assert 'data-view="explore"' in config["gridHtml"]
+    assert 'data-view="explore"' in config["gridHtml"]["explore"]
+    assert "#grid .ae-grid-tip" in config["gridCss"]  # the grid's one CSS, scoped
 
 
 def test_markdown_is_escaped():

@@ -148,8 +148,9 @@ def test_open_my_model_puts_it_in_the_views_of_this_session_only(browser, lab_ur
       const r = await fetch(c.root.replace(/\\/$/, '') + '/gradio_api/component_server', {
         method: 'POST', headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({session_hash: hash, component_id: grid.id, fn_name: 'grid_data',
-          data: {text: 'cat sun', controls: ['my Lab model', 2, 'learned', 'as trained',
-                                             '1/√d_head', 1.0, 0, 0, 'light']}})});
+          data: AttentionExplorer.grid.request({text: 'cat sun', objective: 'my Lab model',
+            heads: 2, pos: 'learned', mask: 'as trained', scaling: '1/√d_head',
+            temperature: 1.0, layer: 0, head: 0, theme: 'light'})})});
       return await r.json();
     }""")
     assert answer["ok"] is False and "No Lab model is open" in answer["caption"]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from explorer.analysis.run import MASK_HINT, unfamiliar_notice
-from explorer.views.controls import EMPTY_STATE, parse_controls
+from explorer.views.controls import CONTROL_NAMES, EMPTY_STATE, parse_controls
 from explorer.views.engine_texts import engine_texts
 from explorer.views.grid_payload import grid_payload, plain_label
 from tests.engine.conftest import browser, engine_page, repo_http  # noqa: F401  (fixtures)
@@ -92,7 +92,7 @@ def test_the_browser_payload_is_the_servers(page, resources, text, controls):
     tok, zoo = resources
     want = grid_payload(zoo, tok, text, parse_controls(*controls))
     got = page.evaluate("([t, c]) => AttentionExplorer.gridPayload(t, c, {colors: null})",
-                        [text, controls])
+                        [text, dict(zip(CONTROL_NAMES, controls, strict=True))])
     assert got is not None
     assert got["caption"] == want["caption"]
     assert got["ok"] == want["ok"]
@@ -112,5 +112,6 @@ def test_what_the_browser_cannot_answer_is_null(page):
     lab = ["my Lab model", *BASE[1:]]
     missing = [BASE[0], 8, "learned", *BASE[3:]]  # a zoo model not loaded in this page
     got = page.evaluate("""([a, b]) => Promise.all([AttentionExplorer.gridPayload('Hi', a, {}),
-        AttentionExplorer.gridPayload('Hi', b, {})])""", [lab, missing])
+        AttentionExplorer.gridPayload('Hi', b, {})])""",
+                      [dict(zip(CONTROL_NAMES, c, strict=True)) for c in (lab, missing)])
     assert got == [None, None]

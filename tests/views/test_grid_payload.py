@@ -12,12 +12,20 @@ import pytest
 
 from explorer.analysis.run import MAX_CHARS
 from explorer.figures.live_grid import to_percent
-from explorer.views.controls import BadControl, parse_controls
+from explorer.views.controls import CONTROL_NAMES, BadControl, parse_controls
 from explorer.views.explore import explore
 from explorer.views.grid_payload import grid_payload, plain_label, read_request, safe_grid_payload
 from tests.server import app_url  # noqa: F401  (fixture)
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 1, 2, "light"]
+
+
+def named(values) -> dict:
+    """Controls in parse_controls order -> by name, as a keystroke's request carries them."""
+    return dict(zip(CONTROL_NAMES, values, strict=True))
+
+
+KNOBS = named(CONTROLS)
 
 
 def cells(payload: dict) -> np.ndarray:
@@ -42,7 +50,7 @@ def test_the_payload_holds_exactly_the_weights_of_the_straightforward_path(resou
         np.testing.assert_array_equal(got[i // 4, i % 4], want)
     assert (np.triu(got[0, 0], 1).sum() == 0) == (mask == "as trained")
     assert p["selected"] == [1, 2]
-    assert p["controls"] == CONTROLS[:3] + [mask] + CONTROLS[4:]  # echoed for the next key
+    assert p["controls"] == {**KNOBS, "mask": mask}  # echoed, by name
     assert len(p["guesses"]) == 3 and all(0 < q <= 1 for _, q in p["guesses"])
     assert ("experiment" in p["caption"]) == (mask == "off")
 
@@ -57,12 +65,19 @@ def test_labels_are_the_characters_typed_as_plain_text(resources):
 
 
 @pytest.mark.parametrize("request_", [
-    None, "text", [], {"text": "hi"}, {"controls": CONTROLS}, {"text": 5, "controls": CONTROLS},
-    {"text": "hi", "controls": CONTROLS[:-1]}, {"text": "hi", "controls": "abc"},
-    {"text": "hi", "controls": ["nope", *CONTROLS[1:]]},
-    {"text": "hi", "controls": [CONTROLS[0], 3, *CONTROLS[2:]]},
-    {"text": "hi", "controls": [*CONTROLS[:5], float("nan"), *CONTROLS[6:]]},
-    {"text": "hi", "controls": [*CONTROLS[:6], "x", *CONTROLS[7:]]},
+    None, "text", [], {"text": "hi"}, {"controls": KNOBS}, {"text": 5, "controls": KNOBS},
+    {"text": "hi", "controls": "abc"},
+    {"text": "hi", "controls": CONTROLS},  # the old nine values by position
+    {"text": "hi", "controls": {k: v for k, v in KNOBS.items() if k != "theme"}},
+    {"text": "hi", "controls": {**KNOBS, "nope": 1}},
+    {"text": "hi", "controls": KNOBS, "more": 1},
+    {"text": "hi", "controls": {**KNOBS, "objective": "nope"}},
+    {"text": "hi", "controls": {**KNOBS, "heads": 3}},
+    {"text": "hi", "controls": {**KNOBS, "temperature": float("nan")}},
+    {"text": "hi", "controls": {**KNOBS, "layer": "x"}},
+    {"text": "hi", "controls": {**KNOBS, "layer": float("inf")}},
+    {"text": "hi", "controls": {**KNOBS, "head": [1]}},
+    {"text": "hi", "controls": {**KNOBS, "heads": "9" * 5000}},
 ])
 def test_a_malformed_request_gets_a_message_that_echoes_nothing(resources, request_):
     tok, zoo = resources
@@ -75,13 +90,13 @@ def test_a_malformed_request_gets_a_message_that_echoes_nothing(resources, reque
 
 def test_empty_long_and_out_of_range_requests(resources):
     tok, zoo = resources
-    empty = safe_grid_payload(zoo, tok, {"text": "   ", "controls": CONTROLS})
+    empty = safe_grid_payload(zoo, tok, {"text": "   ", "controls": KNOBS})
     assert not empty["ok"] and "Type a sentence" in empty["caption"]
-    long = safe_grid_payload(zoo, tok, {"text": "cat " * 5000, "controls": CONTROLS})
+    long = safe_grid_payload(zoo, tok, {"text": "cat " * 5000, "controls": KNOBS})
     assert long["ok"] and len(long["text"]) == MAX_CHARS + 1  # cut before any work
     assert long["n"] <= 128 and "⚠️" in long["caption"]  # the notice says what was cut
-    far = safe_grid_payload(zoo, tok, {"text": "a b", "controls": [*CONTROLS[:6], 99, -5,
-                                                                     "light"]})
+    far = safe_grid_payload(zoo, tok, {"text": "a b",
+                                       "controls": {**KNOBS, "layer": 99, "head": -5}})
     assert far["selected"] == [3, 0]  # layer and head clamped to the model
 
 
@@ -101,7 +116,7 @@ def _ask(url: str, component: int, data, fn_name: str = "grid_data",
 def test_the_server_answers_the_canvas_and_nothing_else(app_url, resources):  # noqa: F811
     tok, zoo = resources
     grid = _grid_id(app_url)
-    r = _ask(app_url, grid, {"text": "The dog ran.", "controls": CONTROLS})
+    r = _ask(app_url, grid, {"text": "The dog ran.", "controls": KNOBS})
     assert r.status_code == 200
     assert r.json() == grid_payload(zoo, tok, "The dog ran.", parse_controls(*CONTROLS))
     assert _ask(app_url, grid, {"text": 1}).json()["ok"] is False
@@ -130,7 +145,7 @@ def test_concurrent_keystrokes_each_get_their_own_sentence(app_url, resources): 
     alone = [grid_payload(zoo, tok, t, parse_controls(*CONTROLS)) for t in texts]
 
     def one(text):
-        return _ask(app_url, grid, {"text": text, "controls": CONTROLS}, session=text).json()
+        return _ask(app_url, grid, {"text": text, "controls": KNOBS}, session=text).json()
 
     with cf.ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(one, texts))
@@ -144,13 +159,13 @@ def test_a_batch_of_keystrokes_equals_each_alone(resources):
     from explorer.views.grid_payload import grid_payloads
 
     tok, zoo = resources
-    off = [*CONTROLS[:3], "off", *CONTROLS[4:]]
-    masked = ["masked word (bidirectional)", *CONTROLS[1:]]
-    requests = [{"text": t, "controls": c} for c in (CONTROLS, off, masked)
+    off = {**KNOBS, "mask": "off"}
+    masked = {**KNOBS, "objective": "masked word (bidirectional)"}
+    requests = [{"text": t, "controls": c} for c in (KNOBS, off, masked)
                 for t in ("The cat", "The dog ran to the park.", "She saw a [mask] there.",
                           "A", "Lily and Ben went to the park. Lily said")]
-    requests += [{"text": "  ", "controls": CONTROLS}, {"text": 5}, None,
-                 {"text": "hi", "controls": [CONTROLS[0], 3, *CONTROLS[2:]]}]
+    requests += [{"text": "  ", "controls": KNOBS}, {"text": 5}, None,
+                 {"text": "hi", "controls": {**KNOBS, "heads": 3}}]
     together = grid_payloads(zoo, tok, requests)
     for request, got in zip(requests, together, strict=True):
         want = safe_grid_payload(zoo, tok, request)

@@ -13,8 +13,9 @@ from explorer.models.lab_tokenizer import LAB_WORDS, START_LABEL
 from explorer.models.zoo import LAB_MODEL_NAME, Zoo
 from explorer.training.lab import LabSettings, run_lab
 from explorer.views.compare import compare_view
-from explorer.views.controls import LAB_OBJECTIVE, BadControl, parse_controls
+from explorer.views.controls import LAB_OBJECTIVE, BadControl, Controls, parse_controls
 from explorer.views.explore import clear_heads_view, explore, run_request, settled_update
+from explorer.views.grid_payload import read_request
 from explorer.views.inside import inside_view
 from explorer.views.lab import PROBE_SENTENCE, PROBE_TOKENS
 from explorer.views.lab_models import (
@@ -148,10 +149,9 @@ def test_explore_and_inside_one_head_read_the_lab_words(models):
 
 def test_keystrokes_of_different_models_never_share_a_batch(models, resources):
     tok, shared = resources
-    zoo_request = {"text": "The cat sat.", "controls": ["next word (causal)", 4, "rotary",
-                                                        "as trained", "1/√d_head", 1.0, 0, 0,
-                                                        "light"]}
-    lab_request = {"text": TEXT + " d", "controls": LAB}  # "d" is being typed: dog
+    zoo_request = read_request({"text": "The cat sat.", "controls": Controls().named()})
+    lab_request = {"text": TEXT + " d",  # "d" is being typed: dog; the page's JSON, by name
+                   "controls": parse_controls(*LAB).named()}
     routed = [route_keystroke(models, s, shared, tok, r)
               for s, r in (("mine", lab_request), ("other", zoo_request))]
     assert routed[0][0] is not shared and routed[1] == (shared, tok)
@@ -159,7 +159,8 @@ def test_keystrokes_of_different_models_never_share_a_batch(models, resources):
     assert answers[0]["ok"] and answers[0]["tokens"] == [START_LABEL, *TEXT.split()]
     assert answers[1]["ok"] and answers[1]["tokens"][0] == "The"
     for session, text in (("other", TEXT), ("mine", "the cat sat")):  # no model, no words
-        answer = route_keystroke(models, session, shared, tok, {"text": text, "controls": LAB})
+        answer = route_keystroke(models, session, shared, tok,
+                                 {"text": text, "controls": parse_controls(*LAB).named()})
         assert answer["ok"] is False and answer["caption"].startswith("⚠️")
         assert "the cat sat" not in answer["caption"]
     assert route_keystroke(models, "mine", shared, tok, "junk") == (shared, tok)
