@@ -28,6 +28,13 @@
   const $ = (sel) => document.querySelector(sel);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const store = window.sessionStorage;
+  // when leads were sent, received and shown (ms since the epoch; the last 50): read by
+  // benchmarks/class_follow_browser.py and the browser test, never sent anywhere
+  const timings = [];
+  const mark = (kind, version) => {
+    timings.push({ kind, version, at: performance.timeOrigin + performance.now() });
+    if (timings.length > 50) timings.shift();
+  };
 
   async function call(method, path, body, teacher) {
     const headers = { "Content-Type": "application/json" };
@@ -133,6 +140,8 @@
     store.setItem("ae-class-" + code, token);
     const join = window.location.origin + window.location.pathname + "?class=" + code;
     const bars = el("div", { id: "class-answers", "aria-live": "polite" });
+    const roster = el("div", { id: "class-roster" }, "No student has joined yet.");
+    const lab = AE.classLab.panel(call, code, token);
     // the join link and QR code first (the class scans it), folded away by the first step
     const joinBox = el("details", { id: "class-join", open: true },
       el("summary", {}, "Join: link and QR code"),
@@ -143,7 +152,7 @@
         " (this tab only)."));
     const panel = el("details", { id: "class-panel", class: "ae-class-panel", open: true },
       el("summary", {}, "Class ", el("strong", { id: "class-code" }, code)),
-      joinBox, bars, el("button", { id: "class-end", type: "button" }, "End class"));
+      joinBox, roster, bars, lab.box, el("button", { id: "class-end", type: "button" }, "End class"));
     document.body.append(panel);
     // the QR code's SVG shown as a picture (an <img> runs nothing in it), not as markup
     call("GET", `${code}/qr?link=${encodeURIComponent(join)}`).then((r) => {
@@ -157,8 +166,12 @@
     const lead = async () => {
       const s = JSON.stringify(snapshot());
       if (s === last) return;
+      const at = performance.timeOrigin + performance.now();
       const r = await call("POST", code + "/lead", { state: JSON.parse(s) }, token);
-      if (r.status === 200) last = s;
+      if (r.status === 200) {
+        last = s;
+        timings.push({ kind: "lead", version: r.data.version, at });
+      }
       else if (r.data.ended) { ended = true; bars.textContent = r.data.message || "The class has ended."; }
     };
     let tick = 0, folded = false;
@@ -166,7 +179,10 @@
       if (!folded && shownStep()) { joinBox.open = false; folded = true; }
       try {
         await lead();
-        if (tick++ % 4 === 0) await showAnswers(code, token, bars);
+        if (tick % 4 === 0) await showAnswers(code, token, bars);
+        if (tick % 4 === 2) await lab.update(); // at most about once a second (1.2 s)
+        if (tick % 16 === 8) await showRoster(code, token, roster);
+        tick++;
       } catch (e) { /* the server is away for a moment: the next tick tries again */ }
       await sleep(300);
     }
@@ -188,7 +204,36 @@
     bars.replaceChildren(el("p", {}, `Step ${n}: ${answered} of ${students} answered`), ...rows);
   }
 
+  // how many joined and their nicknames (plain text: a nickname is never markup)
+  async function showRoster(code, token, box) {
+    const r = await call("GET", code + "/roster", undefined, token);
+    if (r.status !== 200) return;
+    const { students = 0, nicknames = [] } = r.data;
+    const head = el("p", { id: "class-joined" }, students === 1 ? "1 student joined" : `${students} students joined`);
+    if (!nicknames.length) { box.replaceChildren(head); return; }
+    box.replaceChildren(head, el("p", { id: "class-nicknames", class: "ae-class-names" }, nicknames.join(" · ")));
+  }
+
   // ------------------------------------------------------------- a student
+  // an optional nickname (the server cleans and bounds it: explorer/views/classroom.py)
+  function nicknameBox(code, student) {
+    const input = el("input", { id: "class-nickname", type: "text", maxLength: 24,
+      placeholder: "Nickname (optional)", "aria-label": "Nickname (optional)",
+      value: store.getItem("ae-nick-" + code) || "" });
+    const save = el("button", { id: "class-nickname-set", type: "button" }, "Set");
+    const send = async () => {
+      const r = await call("POST", code + "/nickname", { student, nickname: input.value });
+      if (r.status !== 200) return;
+      input.value = r.data.nickname;
+      store.setItem("ae-nick-" + code, r.data.nickname);
+      save.textContent = "Saved";
+    };
+    save.addEventListener("click", send);
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
+    input.addEventListener("input", () => { save.textContent = "Set"; });
+    return el("span", { class: "ae-class-nick" }, input, save);
+  }
+
   async function follow(code) {
     let student = store.getItem("ae-student-" + code);
     if (!student) {
@@ -201,7 +246,10 @@
     const choices = el("span", { id: "class-choices" });
     const toggle = el("button", { id: "class-toggle", type: "button" }, "Explore on my own");
     const bar = el("div", { id: "class-follow", class: "ae-class-follow", role: "region",
-      "aria-label": "Class" }, status, choices, toggle);
+      "aria-label": "Class" }, status, choices, toggle, nicknameBox(code, student));
+    // a press of Train in the Lab carries this (explorer/ui/lab_tab.py): the run joins
+    // the class's chart on the teacher's page
+    AE.classMode.labTag = () => (toggle.hidden ? "" : code + " " + student);
     document.body.prepend(bar);
     const root = document.documentElement;
     root.classList.add("ae-in-class");
@@ -251,6 +299,7 @@
         }
         const now = shownStep();
         if (now && s.revealed) now[0].querySelector("details").open = true;
+        mark("shown", s.version);
         if (s.step) offer(s.step, s.revealed); else { choices.replaceChildren(); choices.dataset.step = ""; }
         if (state !== s) setTimeout(apply, 0); // a newer lead came while this one was shown
       } finally {
@@ -263,7 +312,8 @@
       if (r.data.ended) return ended(r.data.message || "This class has ended.");
       if (r.status !== 200) { await sleep(2000); continue; }
       if (r.data.state && r.data.version !== version) {
-        version = r.data.version; state = r.data.state;
+        version = r.data.version; state = { ...r.data.state, version };
+        mark("got", version);
         apply();
       }
     }
@@ -285,6 +335,6 @@
     const token = params.get("lead") === "1" && store.getItem("ae-class-" + code);
     return token ? teach(code, token) : follow(code);
   }
-  AE.classMode = { snapshot };
+  AE.classMode = { snapshot, timings };
   if (params.get("teach") === "1" || params.has("class")) start();
 })();

@@ -128,7 +128,8 @@ class ClassRoutes:
                  hops: int | None = None, lab: Callable[[], object] | None = None) -> None:
         self.app = app
         self.lab = lab or (lambda: None)
-        self.rooms = classrooms or Classrooms()
+        # (not `classrooms or ...`: a registry with no class yet has len 0, so is falsy)
+        self.rooms = classrooms if classrooms is not None else Classrooms()
         self.rooms.on_change = self._changed
         self.wait_s = wait_s
         self.hops = proxy_hops() if hops is None else hops

@@ -1,4 +1,5 @@
-"""Class mode's part of the page (issue 43): static/class.js and static/class.css in the
+"""Class mode's part of the page (issue 43): static/class.js (with static/class_lab.js, the
+teacher's chart of the class's Lab runs) and static/class.css in the
 page's head, with what the script needs to know of this page: the views' titles by id (a
 lead names a view by id; the tab bar shows titles), each Start-here step's choices
 (explorer/views/guided_choices.py) and where the routes are (explorer/server/class_route.py).
@@ -23,7 +24,9 @@ def head(views: dict[str, str]) -> str:
               "steps": [{"choices": list(c)} for c in every_steps_choices()]}
     # "</" cannot end the script early: every "<" in the JSON is escaped
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
-    script = (STATIC / "class.js").read_text(encoding="utf-8")
+    # class_lab.js (the teacher's chart of the class's Lab runs) first: class.js uses it
+    script = "\n".join((STATIC / name).read_text(encoding="utf-8")
+                        for name in ("class_lab.js", "class.js"))
     style = (STATIC / "class.css").read_text(encoding="utf-8")
     return (f"<style>\n{style}\n</style>\n<script>(window.AttentionExplorer = "
             f"window.AttentionExplorer || {{}}).classConfig = {data};</script>\n"

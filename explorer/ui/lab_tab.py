@@ -32,6 +32,7 @@ from explorer.paths import STATIC as STATIC_DIR
 from explorer.server.lab_session import registry, session_of
 from explorer.ui.controls import Panel
 from explorer.ui.step_bar import declare as step_bar
+from explorer.views.classroom import record_run
 from explorer.views.controls import LAB_OBJECTIVE, OBJECTIVES, BadControl
 from explorer.views.lab import (
     LAB_CHOICES,
@@ -67,6 +68,11 @@ a copying head draws a stripe one place short of a block to the left: it looks a
 came after the earlier copy)."""
 PREDICT = "Predict: will it grow an induction head?"
 STATIC = STATIC_DIR
+# Train's inputs as the page has them, the last (the class box) replaced by the page's class
+# tag, "CODE student" (static/class.js; "" outside a class). 12: Train's inputs.
+CLASS_JS = """(...args) => { const a = args.slice(0, 12);
+  const tag = window.AttentionExplorer?.classMode?.labTag;
+  a[11] = typeof tag === "function" ? (tag() || "") : ""; return a; }"""
 # The grid's box, as Explore's (explorer/ui/explore_tab.py); static: Gradio re-renders a gr.HTML's
 # template on a new value by a DOM diff, and an unchanged template leaves the canvas be.
 GRID_HTML = ('<div class="ae-grid" data-view="lab">'
@@ -140,9 +146,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     gr.Markdown("#### The class's runs on this server (newest first)", elem_classes="caption")
     table = gr.Markdown(elem_id="lab-table")
     ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
+    # class mode (issue 43): a student's page in a class fills this as Train is pressed
+    # (CLASS_JS), so that the run joins the class's chart on the teacher's projector
+    klass = gr.Textbox("", visible=False, max_length=100)
 
     async def watch(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_, prediction, theme,
-                    ran_, request: gr.Request):
+                    ran_, class_tag, request: gr.Request):
         """Ask for a run and stream what it does until it ends (or the page goes)."""
         session = request.session_hash or "anonymous"
         address = getattr(getattr(request, "client", None), "host", None) or ""
@@ -156,6 +165,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
         try:
             # off the event loop: it may check a cache entry or start the workers
             run_id = await asyncio.to_thread(runner.ask, session, settings, address)
+            record_run(getattr(demo, "classrooms", None), class_tag, run_id)
             waited, sent = 0.0, {}  # sent: what the page has now, per output
             while waited < MAX_WATCH_S:
                 view = runner.view(run_id)
@@ -215,8 +225,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     raw = dict(preprocess=True, postprocess=False)  # the figures go out as built
     # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
     # queue's 4 places that every other view's updates wait for.
-    train.click(watch, [*inputs, ran], [status, chart, grid, table, open_model, ran],
-                api_name=False,
+    train.click(watch, [*inputs, ran, klass], [status, chart, grid, table, open_model, ran],
+                api_name=False, js=CLASS_JS,
                 concurrency_id="lab", concurrency_limit=64, show_progress="hidden", **raw)
     stop.click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
     # Sets the Model knob and the sentence: the live loop (static/live.js) follows them.

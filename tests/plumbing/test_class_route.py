@@ -255,3 +255,8 @@ def test_nicknames_roster_and_the_lab_chart_are_the_teachers(tmp_path):
         run(routes, test)
     finally:
         runner.close()
+
+
+def test_the_routes_keep_the_registry_they_are_given_even_an_empty_one():
+    rooms = Classrooms()  # no class yet: len 0 (the app shares it with the Lab)
+    assert ClassRoutes(None, classrooms=rooms).rooms is rooms
