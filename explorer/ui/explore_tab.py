@@ -12,8 +12,6 @@ the table and the status follow once typing pauses (the view's settled event, ``
 
 from __future__ import annotations
 
-import logging
-
 import gradio as gr
 
 from explorer.paths import STATIC
@@ -21,6 +19,7 @@ from explorer.server.client_guard import REQUEST_SESSION
 from explorer.server.keystroke_queue import KeystrokeQueue
 from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
+from explorer.ui.errors import guarded
 from explorer.ui.model_knobs import wire as wire_model_knobs
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.controls import TOKENS_HELP, BadControl, parse_controls
@@ -29,9 +28,7 @@ from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.grid_payload import canvas_colors, read_request
 from explorer.views.lab_models import grid_payloads_by_model, route_keystroke
 
-log = logging.getLogger("attention_explorer")
 TAB = "explore"
-FAILED = "⚠️ Something went wrong with this request. Please try again."
 # The grid's box and CSS from their one source (the notebook's and the static edition's
 # too); the renderer, static/live_grid.js, mounted by Explore's wiring, static/explore_grid.js.
 GRID_HTML = grid_markup(TAB)
@@ -135,31 +132,21 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # Once typing pauses (controls.SETTLE_MS; at once after a knob) the other figures, the
     # table and the status, from the sentence and knobs as they are then: drawing those
     # takes the browser longer than the grid, and while it draws, the next grid waits.
+    @guarded("explore (figures after a pause)", lambda message: (None, None, None, "", message))
     def update_rest(request: gr.Request, text, *controls):
-        try:
-            c = parse_controls(*controls)
-            return settled_update(*sources(models, request, zoo, tok, c, text), text, c)
-        except BadControl as exc:
-            return None, None, None, "", f"⚠️ {exc}"
-        except Exception:
-            log.exception("explore (figures after a pause) failed")
-            return None, None, None, "", FAILED
+        c = parse_controls(*controls)
+        return settled_update(*sources(models, request, zoo, tok, c, text), text, c)
 
     raw = dict(preprocess=False, postprocess=False)  # values go out exactly as built
     wire_live(panel, TAB, None, settled=dict(fn=update_rest, inputs=panel.inputs,
                                              outputs=[big, lines, preds, table, status], **raw))
 
+    @guarded("explore (api)", lambda message: (None, None, None, None, message, ""))
     def api(request: gr.Request, text, *controls):
         """The ``/explore`` endpoint: the same view as ``go.Figure`` objects, the
         straightforward way (the reference the live path is tested against)."""
-        try:
-            c = parse_controls(*controls)
-            r = explore(*sources(models, request, zoo, tok, c, text), text, c)
-        except BadControl as exc:
-            return None, None, None, None, f"⚠️ {exc}", ""
-        except Exception:
-            log.exception("explore (api) failed")
-            return None, None, None, None, FAILED, ""
+        c = parse_controls(*controls)
+        r = explore(*sources(models, request, zoo, tok, c, text), text, c)
         return r.grid, r.head, r.lines, r.predictions, r.status, r.head_table
 
     endpoint = gr.Button("explore api", visible=False)
