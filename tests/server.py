@@ -3,13 +3,16 @@ plus what several test files need around it (a local client, a server for a
 purpose-built app). The loaded (tokenizer, zoo) is the ``resources`` fixture in conftest.py."""
 
 import contextlib
+import importlib
 import os
 import shutil
 import socket
+from pathlib import Path
 
 import pytest
 import torch
 
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"  # browser tests' screenshots
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 
@@ -88,6 +91,14 @@ def browser():
         b.close()
 
 
+def needs_checkpoint(name: str, what: str):
+    """Skip a module whose model (``checkpoints/<name>.safetensors``) is not trained yet."""
+    from explorer.models.zoo import CHECKPOINT_DIR
+
+    return pytest.mark.skipif(not (CHECKPOINT_DIR / f"{name}.safetensors").exists(),
+                              reason=f"the {what} checkpoint is not trained yet")
+
+
 # The Explore grid has drawn: the page has run its load-time updates (static/live_grid.js).
 GRID_DRAWN = "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid"
 
@@ -140,6 +151,18 @@ DRAWN = """(sel) => {
                   gd.querySelector('.main-svg') && gd.getBoundingClientRect().width > 50)
     .length;
 }"""
+def wait_for_text(page, selector: str, *parts: str, timeout: float = 30000) -> str:
+    """Wait until the element's text holds every one of ``parts``; return the text."""
+    text = f"() => document.querySelector({selector!r})?.innerText || ''"
+    checks = " && ".join(f"s.includes({part!r})" for part in parts)
+    page.wait_for_function(f"() => {{ const s = ({text})(); return {checks}; }}",
+                           timeout=timeout)
+    return page.evaluate(text)
+
+
+# How many heatmaps the plot inside an element holds (a grid: one per head), 0 undrawn.
+HEATMAPS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
+  return gd && gd._fullData ? gd._fullData.filter(t => t.type === 'heatmap').length : 0; }"""
 # The first heatmap of a plot as nested lists (NaN -> null), or null when not drawn.
 READ_Z = """(sel) => {
   const gd = document.querySelector(sel + ' .js-plotly-plot');
@@ -173,6 +196,18 @@ def tabs_page(title: str, tok, zoo, tabs, share_link: bool = False):
 
             take_home_tab.wire_share_link(demo, panel)
     return demo
+
+
+def tabs_server(title: str, tabs: list[tuple[str, str, str]], share_link: bool = False):
+    """A module fixture: :func:`tabs_page` of ``tabs``, ``[(label, id, module of
+    explorer.ui)]``, served on a free port; its value is the page's URL."""
+    @pytest.fixture(scope="module")
+    def url(resources):
+        built = [(label, tab_id, importlib.import_module(f"explorer.ui.{module}"))
+                 for label, tab_id, module in tabs]
+        with serve(tabs_page(title, *resources, built, share_link=share_link)) as address:
+            yield address
+    return url
 
 
 def call_outcome(stream: str) -> tuple[str, object]:

@@ -10,6 +10,7 @@ loading) plus a ``manifest.json``, damages one file in one way and calls
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import logging
 import os
@@ -92,36 +93,43 @@ def truncated_and_reindexed(path: Path, directory: Path) -> str:
     return "not a readable safetensors"
 
 
-def nan_weights(path: Path, directory: Path) -> str:
-    def poison(tensors, metadata):
-        tensors["blocks.0.attn.W_Q.weight"][0, 0] = float("nan")
-    rewrite_tensors(path, poison)
-    write_manifest(directory)  # hash matches: only the finiteness check stands in the way
-    return "NaN"
+def rewritten(words: str):
+    """A damage made by ``change(tensors, metadata)`` on a re-saved file that the manifest
+    then lists (the hash matches: only the later checks stand in the way)."""
+    def wrap(change):
+        @functools.wraps(change)
+        def damage(path: Path, directory: Path) -> str:
+            rewrite_tensors(path, change)
+            write_manifest(directory)
+            return words
+        return damage
+    return wrap
 
 
-def infinite_weights(path: Path, directory: Path) -> str:
-    def poison(tensors, metadata):
-        tensors[sorted(tensors)[-1]].view(-1)[3] = float("inf")
-    rewrite_tensors(path, poison)
-    write_manifest(directory)
-    return "infinite"
+def edit_config(metadata: dict, **fields) -> None:
+    config = json.loads(metadata[CONFIG_KEY])
+    config.update(fields)
+    metadata[CONFIG_KEY] = json.dumps(config)
 
 
-def wrong_shape(path: Path, directory: Path) -> str:
-    def reshape(tensors, metadata):
-        tensors["blocks.0.attn.W_Q.weight"] = torch.zeros(3, 3)
-    rewrite_tensors(path, reshape)
-    write_manifest(directory)
-    return "shape"
+@rewritten("NaN")
+def nan_weights(tensors, metadata):
+    tensors["blocks.0.attn.W_Q.weight"][0, 0] = float("nan")
 
 
-def extra_tensor(path: Path, directory: Path) -> str:
-    def add(tensors, metadata):
-        tensors["payload"] = torch.zeros(4)
-    rewrite_tensors(path, add)
-    write_manifest(directory)
-    return "unexpected"
+@rewritten("infinite")
+def infinite_weights(tensors, metadata):
+    tensors[sorted(tensors)[-1]].view(-1)[3] = float("inf")
+
+
+@rewritten("shape")
+def wrong_shape(tensors, metadata):
+    tensors["blocks.0.attn.W_Q.weight"] = torch.zeros(3, 3)
+
+
+@rewritten("unexpected")
+def extra_tensor(tensors, metadata):
+    tensors["payload"] = torch.zeros(4)
 
 
 def pickle_renamed(path: Path, directory: Path) -> str:
@@ -132,43 +140,27 @@ def pickle_renamed(path: Path, directory: Path) -> str:
     return "not a readable safetensors"
 
 
-def garbled_config(path: Path, directory: Path) -> str:
+@rewritten("config")
+def garbled_config(tensors, metadata):
     """Valid safetensors whose config metadata has a wrongly typed field."""
-    def garble(tensors, metadata):
-        config = json.loads(metadata[CONFIG_KEY])
-        config["n_heads"] = "4"
-        metadata[CONFIG_KEY] = json.dumps(config)
-    rewrite_tensors(path, garble)
-    write_manifest(directory)
-    return "config"
+    edit_config(metadata, n_heads="4")
 
 
-def config_not_an_object(path: Path, directory: Path) -> str:
-    def garble(tensors, metadata):
-        metadata[CONFIG_KEY] = "[]"
-    rewrite_tensors(path, garble)
-    write_manifest(directory)
-    return "config"
+@rewritten("config")
+def config_not_an_object(tensors, metadata):
+    metadata[CONFIG_KEY] = "[]"
 
 
-def unbuildable_config(path: Path, directory: Path) -> str:
+@rewritten("config cannot be built")
+def unbuildable_config(tensors, metadata):
     """Config values that pass their own checks but cannot build a model."""
-    def garble(tensors, metadata):
-        config = json.loads(metadata[CONFIG_KEY])
-        config["d_ff"] = 64.5
-        metadata[CONFIG_KEY] = json.dumps(config)
-    rewrite_tensors(path, garble)
-    write_manifest(directory)
-    return "config cannot be built"
+    edit_config(metadata, d_ff=64.5)
 
 
-def no_config(path: Path, directory: Path) -> str:
-    def strip(tensors, metadata):
-        metadata.clear()
-        metadata["format"] = "pt"
-    rewrite_tensors(path, strip)
-    write_manifest(directory)
-    return "no model config"
+@rewritten("no model config")
+def no_config(tensors, metadata):
+    metadata.clear()
+    metadata["format"] = "pt"
 
 
 def not_in_manifest(path: Path, directory: Path) -> str:

@@ -5,41 +5,20 @@ mask knob reach it; at phone width nothing scrolls sideways. Screenshots go to
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.classify import DEFAULT_CLASSIFIER
+from tests import server
 from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 SENTENCE = "I was not happy because the rain was cold."
 N_TOKENS = 10  # " I was not happy because the rain was cold ." (checked below)
 
-pytestmark = pytest.mark.skipif(
-    not (CHECKPOINT_DIR / f"{DEFAULT_CLASSIFIER}.safetensors").exists(),
-    reason="the classifier checkpoint is not trained yet")
-
-# Drawn Plotly figures (with data) inside an element.
-DRAWN = """(sel) => Array.from(document.querySelectorAll(sel + ' .js-plotly-plot'))
-  .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
-                gd.getBoundingClientRect().width > 50).length"""
-GRID_PANELS = """() => { const gd = document.querySelector('#classify-grid .js-plotly-plot');
-  return gd && gd._fullData ? gd._fullData.filter(t => t.type === 'heatmap').length : 0; }"""
-STATUS = "() => document.querySelector('#classify-status')?.innerText || ''"
+pytestmark = server.needs_checkpoint(DEFAULT_CLASSIFIER, "classifier")
+ARTIFACTS, DRAWN = server.ARTIFACTS, server.DRAWN
 
 
-def open_classify(page) -> None:
-    """Click the tab; on a phone it may sit behind Gradio's "More tabs" menu."""
-    click_tab(page, "Classify")
-
-
-def wait_for_status(page, *parts: str, timeout: float = 30000) -> str:
-    checks = " && ".join(f"s.includes({part!r})" for part in parts)
-    page.wait_for_function(f"() => {{ const s = ({STATUS})(); return {checks}; }}",
-                           timeout=timeout)
-    return page.evaluate(STATUS)
+def wait_for_status(page, *parts: str) -> str:
+    return server.wait_for_text(page, "#classify-status", *parts)
 
 
 def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
@@ -51,13 +30,14 @@ def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     page = context.new_page()
     page.goto(app_url)
     page.wait_for_selector("#sentence textarea", timeout=30000)
-    open_classify(page)
+    click_tab(page, "Classify")
     box = page.locator("#classify-text textarea, #classify-text input").first  # its own box
     box.fill(SENTENCE[:-1])
     box.press_sequentially(SENTENCE[-1])
     status = wait_for_status(page, f"{N_TOKENS} tokens", "predicted: negative")
     assert "agrees" in status
-    page.wait_for_function(f"() => ({GRID_PANELS})() === 8", timeout=30000)  # 2 layers x 4
+    grid_drawn = f"() => ({server.HEATMAPS})('#classify-grid') === 8"  # 2 layers x 4 heads
+    page.wait_for_function(grid_drawn, timeout=30000)
     page.wait_for_function(f"() => ({DRAWN})('#classify-probs') === 1 && "
                            f"({DRAWN})('#classify-evidence') === 1 && "
                            f"({DRAWN})('#classify-head') === 1", timeout=30000)
@@ -74,8 +54,8 @@ def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate("() => window.scrollTo(0, 0)")
-    open_classify(page)
-    page.wait_for_function(f"() => ({GRID_PANELS})() === 8", timeout=30000)
+    click_tab(page, "Classify")
+    page.wait_for_function(grid_drawn, timeout=30000)
     page.wait_for_timeout(500)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= 390 + 2, f"the page is {scroll}px wide on a 390px phone"
@@ -102,7 +82,7 @@ def test_the_layer_slider_offers_the_classifiers_layers_only(browser, app_url): 
     number.fill("3")
     number.press("Enter")
     page.wait_for_function(f"() => ({LAYER_RANGE})()[1] === 3", timeout=30000)
-    open_classify(page)
+    click_tab(page, "Classify")
     page.wait_for_function(f"() => {{ const r = ({LAYER_RANGE})(); "
                            f"return r[0] === {n_layers - 1} && r[1] === {n_layers - 1}; }}",
                            timeout=30000)

@@ -12,42 +12,28 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlencode
 
-import gradio as gr
 import numpy as np
 import pytest
 
 from explorer.ui.take_home_tab import EXPORT_WIDTH
 from tests.server import (  # noqa: F401  (browser: a fixture)
+    ARTIFACTS,
     DRAWN,
     GRID_DRAWN,
     READ_Z,
     browser,
     click_tab,
-    serve,
-    tabs_page,
+    tabs_server,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts"
 WAIT = 45000  # ms: generous, the test machine is often busy training
 TABS = [("Through the layers", "layers"), ("Through training", "training"),
         ("Take it home", "export")]
 
-
-
-def build_extras_app(tok, zoo) -> gr.Blocks:
-    from explorer.ui import explore_tab, layers_tab, take_home_tab, training_tab
-
-    return tabs_page("extra tabs", tok, zoo, [
-        ("Explore", "explore", explore_tab), ("Through the layers", "layers", layers_tab),
-        ("Through training", "training", training_tab),
-        ("Take it home", "export", take_home_tab)], share_link=True)
-
-
-@pytest.fixture(scope="module")
-def extras_url(resources):
-    with serve(build_extras_app(*resources)) as url:
-        yield url
+extras_url = tabs_server("extra tabs", [
+    ("Explore", "explore", "explore_tab"), ("Through the layers", "layers", "layers_tab"),
+    ("Through training", "training", "training_tab"),
+    ("Take it home", "export", "take_home_tab")], share_link=True)
 
 
 @pytest.fixture(scope="module")

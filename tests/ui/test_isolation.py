@@ -30,17 +30,10 @@ import pytest
 from gradio_client.utils import QueueError
 
 from explorer import app
-from explorer.models.zoo import NAME_RE
-from explorer.views.controls import (
-    HEADS,
-    MASK_CHOICES,
-    OBJECTIVES,
-    POSITIONAL,
-    SCALE_CHOICES,
-    parse_controls,
-)
+from explorer.views.controls import OBJECTIVES, parse_controls
 from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json
+from tests.random_knobs import random_knobs
 from tests.server import call_outcome, local_client, serve  # noqa: F401  (fixture)
 
 N_REQUESTS = 200
@@ -107,27 +100,17 @@ def assert_same(got: tuple, want: tuple, where: str) -> None:
 
 def random_case(rng: random.Random, zoo) -> list:
     """(text, 9 control values) as the UI could send them; mostly models that exist."""
-    by_label = {v: k for k, v in OBJECTIVES.items()}
-    trained = [NAME_RE.match(name).groups() for name in zoo.models if NAME_RE.match(name)]
-    if trained and rng.random() < 0.9:
-        objective, heads, pos = rng.choice(trained)
-        objective, heads = by_label[objective], int(heads)
-    else:  # any combination, trained or not ("no model was trained as ..." is an answer too)
-        objective, heads, pos = rng.choice(list(OBJECTIVES)), rng.choice(HEADS), \
-            rng.choice(POSITIONAL)
+    knobs = random_knobs(rng, zoo)
     # Mostly short and medium sentences, a fifth long enough to hit the 128-token limit.
     n_words = rng.choices([rng.randint(1, 6), rng.randint(7, 40), rng.randint(41, 220)],
                           weights=[35, 45, 20])[0]
     words = [rng.choice(WORDS) for _ in range(n_words)]
-    if OBJECTIVES[objective] == "bidir" and rng.random() < 0.8:
+    if OBJECTIVES[knobs[0]] == "bidir" and rng.random() < 0.8:
         words.insert(rng.randrange(len(words) + 1), "[mask]")
     text = " ".join(words)
     if rng.random() < 0.05:
         text = rng.choice(["", "   ", "\n"])
-    temperature = round(rng.randint(2, 100) * 0.05, 2)  # the slider's 0.1 .. 5.0, step 0.05
-    return [text, objective, heads, pos, rng.choice(list(MASK_CHOICES)),
-            rng.choice(list(SCALE_CHOICES)), temperature, rng.randint(0, 3), rng.randint(0, 7),
-            rng.choice(["light", "dark"])]
+    return [text, *knobs]
 
 
 def test_concurrent_students_each_get_exactly_their_own_result(resources, monkeypatch):

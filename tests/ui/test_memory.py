@@ -31,15 +31,9 @@ import pytest
 import torch
 
 from explorer.models.capture import _ACTIVE_CACHE, run_with_cache
-from explorer.views.controls import (
-    HEADS,
-    MASK_CHOICES,
-    OBJECTIVES,
-    POSITIONAL,
-    SCALE_CHOICES,
-    parse_controls,
-)
+from explorer.views.controls import parse_controls
 from explorer.views.explore import explore
+from tests.random_knobs import random_knobs
 
 WARMUP_CALLS = 120
 CALLS = 2000  # measured calls (target; the deadline caps the time on a slow or busy box)
@@ -85,30 +79,17 @@ def hook_count(models) -> int:
     return per_module + global_hooks
 
 
-def random_request(rng: random.Random, long: bool = False) -> tuple[str, list]:
+def random_request(rng: random.Random, zoo, long: bool = False) -> tuple[str, list]:
+    """(text, 9 control values): mostly models that exist (the rest answer "not trained")."""
     n = rng.randint(150, 250) if long else rng.choice([0, *range(1, 17)])
-    text = " ".join(rng.choice(WORDS) for _ in range(n))
-    controls = [rng.choice(list(OBJECTIVES)), rng.choice(HEADS), rng.choice(POSITIONAL),
-                rng.choice(list(MASK_CHOICES)), rng.choice(list(SCALE_CHOICES)),
-                round(rng.randint(2, 100) * 0.05, 2), rng.randint(0, 3), rng.randint(0, 7),
-                rng.choice(["light", "dark"])]
-    return text, controls
+    return " ".join(rng.choice(WORDS) for _ in range(n)), random_knobs(rng, zoo)
 
 
 def test_memory_and_hooks_stay_flat_over_thousands_of_requests(resources):
     tok, zoo = resources
     models = list(zoo.models.values())
     assert hook_count(models) == 0
-    names = sorted(zoo.models)
     rng = random.Random(12345)
-    objectives = {v: k for k, v in OBJECTIVES.items()}
-
-    def request(long: bool = False) -> tuple[str, list]:
-        text, controls = random_request(rng, long)
-        if rng.random() < 0.9:  # mostly models that exist (the rest answer "not trained")
-            objective, heads, pos = rng.choice(names).split("-")
-            controls[:3] = [objectives[objective], int(heads[1:]), pos]
-        return text, controls
 
     lock = threading.Lock()
     served = {"figures": 0, "calls": 0}
@@ -122,7 +103,7 @@ def test_memory_and_hooks_stay_flat_over_thousands_of_requests(resources):
 
     with ThreadPoolExecutor(THREADS) as pool:
         # Warm-up: every long-input path and a spread of everything else.
-        warm = [request(long=i % 12 == 0) for i in range(WARMUP_CALLS)]
+        warm = [random_request(rng, zoo, long=i % 12 == 0) for i in range(WARMUP_CALLS)]
         list(pool.map(run, warm))
         settle()
         before, objects_before = rss_mb(), len(gc.get_objects())
@@ -130,7 +111,7 @@ def test_memory_and_hooks_stay_flat_over_thousands_of_requests(resources):
         # Measured: submit in small batches so the deadline can stop it.
         start, done, samples = time.monotonic(), 0, [before]
         while done < CALLS and time.monotonic() - start < DEADLINE_S:
-            batch = [request(long=rng.random() < 0.02) for _ in range(50)]
+            batch = [random_request(rng, zoo, long=rng.random() < 0.02) for _ in range(50)]
             list(pool.map(run, batch))
             done += len(batch)
             if done % 500 == 0:

@@ -5,28 +5,15 @@ Screenshots go to ``artifacts/seq2seq-{laptop,phone}.png``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.seq2seq import CHECKPOINT
+from tests import server
 from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 LABEL = "Encoder–decoder"
 WORDS = "dog moon tree cake ball"
 
-pytestmark = pytest.mark.skipif(
-    not (CHECKPOINT_DIR / f"{CHECKPOINT}.safetensors").exists(),
-    reason="the encoder-decoder checkpoint is not trained yet")
-
-DRAWN = """(sel) => Array.from(document.querySelectorAll(sel + ' .js-plotly-plot'))
-  .filter(gd => gd.offsetParent !== null && gd._fullData && gd._fullData.length &&
-                gd.getBoundingClientRect().width > 50).length"""
-PANELS = """(sel) => { const gd = document.querySelector(sel + ' .js-plotly-plot');
-  return gd && gd._fullData ? gd._fullData.filter(t => t.type === 'heatmap').length : 0; }"""
-STATUS = "() => document.querySelector('#s2s-status')?.innerText || ''"
+pytestmark = server.needs_checkpoint(CHECKPOINT, "encoder-decoder")
+ARTIFACTS, DRAWN, HEATMAPS = server.ARTIFACTS, server.DRAWN, server.HEATMAPS
 # The source word drawn most strongly in the "looked at" strip (HighlightedText colours
 # each word by its weight; the word with the most opaque background wins).
 LOOKED = """() => {
@@ -43,22 +30,14 @@ LOOKED = """() => {
 OUTPUT = "() => document.querySelector('#s2s-output')?.innerText || ''"
 
 
-def open_tab(page) -> None:
-    """Click the tab; on a phone it may sit behind Gradio's "More tabs" menu."""
-    click_tab(page, LABEL)
-
-
-def wait_for_status(page, *parts: str, timeout: float = 30000) -> str:
-    checks = " && ".join(f"s.includes({part!r})" for part in parts)
-    page.wait_for_function(f"() => {{ const s = ({STATUS})(); return {checks}; }}",
-                           timeout=timeout)
-    return page.evaluate(STATUS)
+def wait_for_status(page, *parts: str) -> str:
+    return server.wait_for_text(page, "#s2s-status", *parts)
 
 
 def families_drawn(page, n_enc: int, n_dec: int) -> None:
     page.wait_for_function(
-        f"() => ({PANELS})('#s2s-enc') === {n_enc} && ({PANELS})('#s2s-dec') === {n_dec} "
-        f"&& ({PANELS})('#s2s-cross') === {n_dec} && ({DRAWN})('#s2s-step-fig') === 1",
+        f"() => ({HEATMAPS})('#s2s-enc') === {n_enc} && ({HEATMAPS})('#s2s-dec') === {n_dec} "
+        f"&& ({HEATMAPS})('#s2s-cross') === {n_dec} && ({DRAWN})('#s2s-step-fig') === 1",
         timeout=30000)
 
 
@@ -67,7 +46,7 @@ def test_seq2seq_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     page = context.new_page()
     page.goto(app_url)
     page.wait_for_selector("#sentence textarea", timeout=30000)
-    open_tab(page)
+    click_tab(page, LABEL)
     box = page.locator("#s2s-source textarea")
     box.wait_for(timeout=30000)
     box.fill(WORDS[:-1])  # fill() fires no input event that Gradio sees; a key press does
@@ -108,7 +87,7 @@ def test_seq2seq_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate("() => window.scrollTo(0, 0)")
-    open_tab(page)
+    click_tab(page, LABEL)
     families_drawn(page, 8, 8)
     page.wait_for_timeout(500)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
@@ -126,7 +105,7 @@ def test_the_output_words_pass_aa_in_dark_mode(browser, app_url):  # noqa: F811
     page = context.new_page()
     page.goto(app_url + "?__theme=dark")
     page.wait_for_selector("#sentence textarea", timeout=30000)
-    open_tab(page)
+    click_tab(page, LABEL)
     box = page.locator("#s2s-source textarea")
     box.wait_for(timeout=30000)
     box.fill(WORDS[:-1])

@@ -8,40 +8,25 @@ so it does not depend on how ``app.py`` composes the page. Screenshots go to
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-import gradio as gr
 import pytest
 
 from tests.server import (  # noqa: F401  (browser: a fixture)
+    ARTIFACTS,
     DRAWN,
     browser,
     click_tab,
     open_knobs,
-    serve,
-    tabs_page,
+    tabs_server,
 )
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-ROOT = Path(__file__).resolve().parents[2]
 TABS = [("Inside one head", "inside"), ("Shapes", "shapes"),
         ("Positional encodings", "positional"), ("Lessons", "lessons")]
 
-
-
-def build_teaching_app(tok, zoo) -> gr.Blocks:
-    from explorer.ui import inside_tab, lessons_tab, positional_tab, shapes_tab
-
-    return tabs_page("teaching tabs", tok, zoo, [
-        ("Inside one head", "inside", inside_tab), ("Shapes", "shapes", shapes_tab),
-        ("Positional encodings", "positional", positional_tab),
-        ("Lessons", "lessons", lessons_tab)])
-
-
-@pytest.fixture(scope="module")
-def teaching_url(resources):
-    with serve(build_teaching_app(*resources)) as url:
-        yield url
+teaching_url = tabs_server("teaching tabs", [
+    ("Inside one head", "inside", "inside_tab"), ("Shapes", "shapes", "shapes_tab"),
+    ("Positional encodings", "positional", "positional_tab"),
+    ("Lessons", "lessons", "lessons_tab")])
 
 
 @pytest.fixture(scope="module")
