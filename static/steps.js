@@ -30,6 +30,7 @@
   const root = document.documentElement;
 
   const GAP = 8; // px between the screen's top and the bar, and below the figures
+  const ROOMY = 300; // px: a revealed step's figure given less is drawn at its own size
   const FOLLOW_MS = 8000; // how long the page keeps the step in view while figures draw
 
   // The step shown in a view now: the bar's section, if its box is on screen.
@@ -145,7 +146,12 @@
     // from the top of what is seen (the anchor there) down to the figure, then the
     // figure: a border and some padding of its block below it
     const above = gd.getBoundingClientRect().top - anchor(section).getBoundingClientRect().top;
-    return Math.round(screenBottom() - screenTop() - 2 * GAP - above - 6);
+    const r = Math.round(screenBottom() - screenTop() - 2 * GAP - above - 6);
+    // Revealed, the answer takes the screen: a figure squeezed under it to fit was drawn
+    // tiny (a phone's large head 220 px tall, its labels run together); it is drawn at its
+    // own size below the answer instead, a scroll away (a big screen's bar is beside it)
+    const under = root.classList.contains("ae-revealed") && !fixed(barOf(section));
+    return under && r < ROOMY ? null : r;
   }
 
   // The shown step's answer is open: .ae-revealed on <html> gives it the room

@@ -36,6 +36,7 @@ DIVERGING = tuple((i / (len(_RDBU) - 1), c) for i, c in enumerate(_RDBU))
 _PURPLES = ("#efedf5", "#dadaeb", "#bcbddc", "#9e9ac8", "#807dba", "#6a51a3", "#54278f",
             "#3f007d")
 SEQUENTIAL = tuple((i / (len(_PURPLES) - 1), c) for i, c in enumerate(_PURPLES))
+TITLE_LINE_PX = 20  # a 14 px title's second line (Big screen may raise it a little)
 LEGEND_SPARE = 2  # px a legend line may grow when Big screen raises its font to 12 px
 MIN_RANGE = 0.05  # colour range floor, so an all-zero difference is white, not noise
 
@@ -192,13 +193,17 @@ def prediction_change_bar(
     rows: Sequence[Row],
     *,
     names: tuple[str, str] = ("left", "right"),
-    title: str = "",
+    title: str | Sequence[str] = "",
     theme: str | Theme = "light",
+    title_side: str = "left",
 ) -> go.Figure:
     """Grouped horizontal bars, one row per token (kept in the given order, top first),
     both probabilities of every row. Rows are positions, so two tokens that decode to
-    the same text stay two rows."""
+    the same text stay two rows. ``title``: a string, or its lines; ``title_side="right"``:
+    it ends at the bars' right end (long token labels push the plot right, and a narrow
+    figure, Ablate's at a projector, cut a title that started after them)."""
     th = get_theme(theme)
+    lines = [title] if isinstance(title, str) else list(title)  # each escaped on its own
     labels = axis_labels([text for text, _, _ in rows])
     ypos = np.arange(len(rows), dtype=np.float32)
     first = np.array([p for _, p, _ in rows], dtype=np.float32)
@@ -229,10 +234,14 @@ def prediction_change_bar(
                "gridcolor": th.grid, "zeroline": False, "automargin": True},
         yaxis={**_axis(labels, show=True, theme=th), "autorange": "reversed",
                "fixedrange": True},
-        margin={"l": 8, "r": 24, "t": legend_px + (28 if title else 8), "b": 8, "pad": 0},
+        margin={"l": 8, "r": 24, "t": legend_px + (28 + TITLE_LINE_PX * (len(lines) - 1)
+                                                   if title else 8), "b": 8, "pad": 0},
     )
     if title:
-        layout["annotations"] = [{**_title(title), "yshift": legend_px + 2}]
+        layout["annotations"] = [{**_title(lines[0]), "yshift": legend_px + 2,
+                                  "text": "<br>".join(safe_text(line) for line in lines)}]
+        if title_side == "right":
+            layout["annotations"][0].update(x=1, xanchor="right", align="right")
     return _figure(data, layout)
 
 

@@ -33,7 +33,7 @@ def _keyed(preds: Sequence[Prediction]) -> list[tuple[tuple[str, int], float]]:
 def predictions_bar_spec(
     preds: Sequence[Prediction],
     *,
-    title: str = "",
+    title: str | Sequence[str] = "",
     theme: str | Theme = "light",
     compare: Sequence[Prediction] | None = None,
     name: str = "now",
@@ -45,11 +45,13 @@ def predictions_bar_spec(
     ``preds``: ``[(token_text, probability), ...]``. ``compare`` (e.g. the
     untouched model's predictions) is drawn as outline bars over the same rows,
     so "before -> after" reads off one row; tokens only in ``compare`` get rows
-    too (with no filled bar). ``title_side="right"``: the title ends at the bars' right
-    end instead of starting at their left one (long token labels push the bars right, and
-    a narrow figure, Ablate's at a projector, cut a title that started there).
+    too (with no filled bar). ``title``: a string, or its lines. ``title_side="right"``:
+    the title ends at the bars' right end instead of starting at their left one (long
+    token labels push the bars right, and a narrow figure, Ablate's at a projector, cut a
+    title that started there).
     """
     th = get_theme(theme)
+    lines = [title] if isinstance(title, str) else list(title)  # a title's lines, each escaped
     now = _keyed(preds)
     before = _keyed(compare) if compare is not None else []
     index: dict[tuple[str, int], int] = {}
@@ -90,12 +92,15 @@ def predictions_bar_spec(
                "zeroline": False, "automargin": True},
         yaxis={**_token_axis(labels, show=True, theme=th), "autorange": "reversed",
                "fixedrange": True},
-        margin={"l": 8, "r": 8, "t": 28 if title else 8, "b": 8, "pad": 0},
+        # (a title of two lines gets a second line's room)
+        margin={"l": 8, "r": 8, "t": 28 + 20 * (len(lines) - 1) if title else 8, "b": 8,
+                "pad": 0},
     )
     if title:
-        layout["annotations"] = [_title_annotation(title)]
+        layout["annotations"] = [{**_title_annotation(lines[0]),
+                                  "text": "<br>".join(safe_text(line) for line in lines)}]
         if title_side == "right":  # ends where the bars do, over the labels' margin
-            layout["annotations"][0].update(x=1, xanchor="right")
+            layout["annotations"][0].update(x=1, xanchor="right", align="right")
     return {"data": data, "layout": layout}
 
 

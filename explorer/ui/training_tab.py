@@ -42,7 +42,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     n = len(snaps)
     bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     status = gr.Markdown(elem_id="training-status")
-    gr.Markdown(INTRO, elem_classes="caption-text")
+    gr.Markdown(INTRO, elem_classes="caption-text", elem_id="training-intro")  # step 7 covers it
     labels = ", ".join(f"{i}: step {s.step}" for i, s in enumerate(snaps.snapshots))
     index = gr.Slider(0, max(n - 1, 1), value=max(n - 1, 0), step=1,
                       label="Training snapshot", info=labels or None,

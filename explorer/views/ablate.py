@@ -288,11 +288,13 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
     if rows and heads_off:
         preds = compare_figures.prediction_change_bar(
             rows, names=("all heads on", "heads off"), theme=theme,
-            title="Guesses: before → after")
+            # two short lines that end at the bars' right end: at a projector the figure
+            # is 150-200 px wide beside the grid, and one line (167 px) ran past its edge
+            title=("Guesses:", "before → after"), title_side="right")
     elif rows:
         preds = predictions_bar([(text, p) for text, p, _ in rows], theme=theme,
                                         name="all heads on",
-                                        title="Guesses, all heads on",  # short: a phone
+                                        title=("Guesses,", "all heads on"),  # as above
                                         title_side="right")  # not cut at a projector
     change = None
     if heads_off:

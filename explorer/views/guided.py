@@ -325,7 +325,10 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "some order on its own; sinusoidal, learned, rotary and ALiBi encodings give "
              "order directly.", "positional",
              {"text": ORDER, "pos": "none"},
-             figures=("pe-shuffle-difference", "pe-shuffle-summary")),
+             figures=("pe-shuffle-difference", "pe-shuffle-summary"),
+             # the blank difference, its reading ("cannot tell the two orders apart") and
+             # the test's intro ("the difference is zero") say the answer
+             hidden=("#pe-shuffle-difference", "#pe-shuffle-summary", "#pe-shuffle-intro")),
         Step("6 · Why scale?",
              "The same head twice: on the left as trained, on the right with **Scaling** "
              "*none* (done for you): the scores q·k are no longer divided by √d_head before "
@@ -352,7 +355,9 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "training",
              {"text": REPEAT, **at_ind},  # the large head: the copying one, to watch appear
              figures=("training-snapshot", "training-chart"), key="training-chart",
-             own={"snapshot": 0}),
+             own={"snapshot": 0},
+             # the view's intro says "first the previous word, then, suddenly, copying"
+             hidden=("#training-intro",)),
         Step("8 · Which head carries the word?",
              "Two sentences that differ in one word: the list says *shoe bell* in yours and "
              "*sock bell* in the copy, so the model guesses *bell* after *shoe* only in "

@@ -1,0 +1,120 @@
+"""What a walk through Start here's nine steps at three screens still found (issue 42, "Done
+when"), pinned in real Chromium:
+
+* steps 5 and 7 said their answers in text beside the figure before Reveal (the shuffle
+  test's intro and reading: "the difference is zero", "cannot tell the two orders apart";
+  the training view's intro: "first ... the previous word, then, suddenly, ... copy");
+* at a phone, Reveal squeezed the step's figure under the answer to 220 px (the large head's
+  labels ran together): it keeps its size, a scroll away;
+* at a projector, Ablate's "Guesses: before → after" ran past its narrow figure's edge."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server import app_url, browser  # noqa: F401  (fixtures)
+from tests.ui.test_start_here_browser import (
+    LAPTOP,
+    ON_SCREEN,
+    PHONE,
+    PROJECTOR,
+    WAIT,
+    open_step,
+    wait_shown,
+)
+
+# Is each selector's element covered ("Hidden until Reveal": data-ae-hidden and the page
+# not revealed), and is its text out of sight?
+COVERED = """(sels) => sels.map((sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return [sel, 'missing'];
+  const cover = getComputedStyle(el, '::after').content;
+  return [sel, el.hasAttribute('data-ae-hidden')
+    && !document.documentElement.classList.contains('ae-revealed')
+    && cover.includes('Hidden until Reveal')];
+})"""
+
+
+def reveal(page, n: int) -> None:
+    page.locator(f".ae-step-bar .ae-step[data-step='{n}'] summary").click()
+    page.wait_for_function("() => document.documentElement.classList.contains('ae-revealed')",
+                           timeout=WAIT)
+
+
+@pytest.mark.parametrize("n, hidden", [
+    (5, ["#pe-shuffle-intro", "#pe-shuffle-summary", "#pe-shuffle-difference"]),
+    (7, ["#training-intro"]),
+])
+def test_no_text_beside_the_figure_says_the_answer_before_reveal(
+        browser, app_url, n, hidden):  # noqa: F811
+    page = open_step(browser, app_url, n, **LAPTOP)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, n)
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+        assert all(ok is True for _, ok in page.evaluate(COVERED, hidden)), page.evaluate(
+            COVERED, hidden)
+        reveal(page, n)
+        # revealed, nothing is covered: the class reads the text that explains the answer
+        assert page.evaluate("(sels) => sels.every((s) => getComputedStyle("
+                             "document.querySelector(s), '::after').content === 'none')",
+                             hidden)
+    finally:
+        page.close()
+
+
+# The shown step's key figure: its drawn height.
+KEY_HEIGHT = """() => { const s = [...document.querySelectorAll('.ae-step-bar .ae-step')]
+  .find((e) => e.offsetParent !== null);
+  const gd = s && document.querySelector('#' + s.dataset.key + ' .js-plotly-plot');
+  return gd && gd._fullLayout ? gd._fullLayout.height : null; }"""
+
+
+def test_reveal_on_a_phone_does_not_squeeze_the_figure(browser, app_url):  # noqa: F811
+    page = open_step(browser, app_url, 1, **PHONE)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 1)
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+        page.wait_for_timeout(500)
+        before = page.evaluate(KEY_HEIGHT)
+        reveal(page, 1)
+        page.wait_for_timeout(1500)  # the figures refit (static/steps.js refit())
+        after = page.evaluate(KEY_HEIGHT)
+        # was 306 -> 220 px (fit.js's floor): the answer pushed the room under it to nothing
+        assert after >= before - 8, (before, after)
+    finally:
+        page.close()
+
+
+# Ablate's guesses: the title's box against the figure's and the legend's (CSS px).
+TITLE = """() => {
+  const gd = document.querySelector('#ablate-predictions .js-plotly-plot');
+  const t = gd && gd.querySelector('.annotation-text');
+  if (!t || !t.textContent.includes('before')) return null;
+  const a = t.getBoundingClientRect(), g = gd.getBoundingClientRect();
+  const legend = gd.querySelector('.legend').getBoundingClientRect();
+  return {left: a.left - g.left, right: g.right - a.right, bottom: a.bottom,
+          legend: legend.top, lines: t.querySelectorAll('tspan.line').length};
+}"""
+
+
+def test_ablates_before_after_title_is_whole_at_a_projector(browser, app_url):  # noqa: F811
+    page = open_step(browser, app_url, 3, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 3)
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+        page.locator("#ablate-heads label", has_text="L3 H2").click()
+        page.wait_for_function(f"() => !!({TITLE})()", timeout=WAIT)
+        for stage in ("set up", "revealed"):  # revealed, the step's column is wider
+            if stage == "revealed":
+                reveal(page, 3)
+            page.wait_for_timeout(1500)
+            got = page.evaluate(TITLE)
+            # inside the figure (it ran 48 px past its right edge, 86 once revealed) ...
+            assert got["left"] >= 0 and got["right"] >= 0, (stage, got)
+            # ... on two lines, above the legend, not over it
+            assert got["lines"] == 2 and got["bottom"] <= got["legend"] + 1, (stage, got)
+    finally:
+        page.close()
