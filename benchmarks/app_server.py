@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.common import DEFAULT_CONTROLS, ROOT, free_port
+from benchmarks.common import DEFAULT_CONTROLS, DEFAULT_KNOBS, ROOT, free_port
 
 
 def proc_status(pid: int) -> dict[str, float]:
@@ -194,7 +194,7 @@ class AppServer:
 
 def grid_request(component: int, session: str, text: str) -> dict:
     """The JSON body of one keystroke's grid request, as static/live_grid.js sends it."""
-    return {"data": {"text": text, "controls": list(DEFAULT_CONTROLS)},
+    return {"data": {"text": text, "controls": dict(DEFAULT_KNOBS)},
             "component_id": component, "fn_name": "grid_data", "session_hash": session}
 
 

@@ -20,7 +20,11 @@ SIZES = (8, 32, 64, 128)
 MODEL = "causal-h4-rotary"
 KB = 1000  # bytes; 1 KB = 1000 B (the stricter reading of the targets)
 DEFAULT_CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0,
-                    "light"]  # the 9 inputs after the sentence, as the page sends them
+                    "light"]  # the 9 inputs after the sentence, as a Gradio event takes them
+# the same knobs by name, as a keystroke's grid request carries them (explorer/views/
+# controls.CONTROL_NAMES; static/live_grid.js AttentionExplorer.grid.request)
+DEFAULT_KNOBS = dict(zip(("objective", "heads", "pos", "mask", "scaling", "temperature",
+                          "layer", "head", "theme"), DEFAULT_CONTROLS, strict=True))
 # Running text to cut sentences from (the app's own examples, kept here so a UI refactor
 # cannot break the benchmark).
 CORPUS = [

@@ -13,12 +13,13 @@ import time
 
 import torch
 
+from benchmarks.common import DEFAULT_KNOBS
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.views.grid_payload import grid_payloads
 
 torch.set_num_threads(1)
-CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
+CONTROLS = DEFAULT_KNOBS  # a keystroke's knobs, by name
 BASE = ("Once upon a time there was a little girl named Lily. She liked to play with her "
         "ball in the park with her friend Tom, who was kind.")
 tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")

@@ -50,7 +50,7 @@ import uuid
 from pathlib import Path
 
 from benchmarks.app_server import GRID_PATH, AppServer, grid_request, pid_cpu_seconds
-from benchmarks.common import CORPUS, DEFAULT_CONTROLS, ROOT, load_avg, log, pct
+from benchmarks.common import CORPUS, DEFAULT_KNOBS, ROOT, load_avg, log, pct
 
 LABELS = {"a": "own addresses, 1 key/s", "b": "one address, 1 key/s",
           "c": "typing bursts, 4 keys/s, one address", "d": "page loads, one address",
@@ -130,7 +130,7 @@ def warm_up(server: AppServer, component: int) -> None:
 
 def specs_for(name: str, args, ctx: dict, port: int, salt: int) -> list[tuple[dict, list]]:
     """(spec, cores) of each generator process of scenario ``name``."""
-    base = {"port": port, "component": ctx["component"], "controls": DEFAULT_CONTROLS,
+    base = {"port": port, "component": ctx["component"], "controls": DEFAULT_KNOBS,
             "corpus": " ".join(CORPUS), "timeout": args.timeout, "seconds": args.seconds,
             "grace": args.grace, "default_text": ctx["default_text"], "queue": ctx["queue"],
             "settle": args.settle, "octet": OCTETS[name], "address": None}

@@ -35,8 +35,8 @@ KEYS = """async ([n]) => {
   const AE = window.AttentionExplorer, tok = await AE.tokenizer.load("models/tokenizer.json");
   let text = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to";
   while (tok.encode(text).length < 32) text += " her";
-  const controls = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1, 0, 0,
-                    "light"];
+  const controls = {objective: "next word (causal)", heads: 4, pos: "rotary",
+    mask: "as trained", scaling: "1/√d_head", temperature: 1, layer: 0, head: 0, theme: "light"};
   const colors = JSON.parse(document.getElementById("ae-config").textContent).colors.light;
   const times = [];
   for (let i = 0; i < n; i++) {
