@@ -15,18 +15,10 @@ import gradio as gr
 from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
+from explorer.ui.plots import plot_row
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.compare import compare_view
-from explorer.views.controls import (
-    HEADS,
-    LAB_OBJECTIVE,
-    MASK_CHOICES,
-    OBJECTIVES,
-    POSITIONAL,
-    SCALE_CHOICES,
-    TEMPERATURE_RANGE,
-    parse_controls,
-)
+from explorer.views.controls import KNOBS, parse_controls
 
 TAB = "compare"
 
@@ -42,18 +34,18 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     gr.Markdown(INTRO, elem_classes="caption-text")
     with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
         with gr.Row(equal_height=False):
-            objective = gr.Radio(list(OBJECTIVES), value=next(iter(OBJECTIVES)), label="Model",
-                                 elem_id="cmp-objective", min_width=220)
-            heads = gr.Radio(list(HEADS), value=4, label="Heads per layer",
+            objective = gr.Radio(list(KNOBS.objectives), value=next(iter(KNOBS.objectives)),
+                                 label="Model", elem_id="cmp-objective", min_width=220)
+            heads = gr.Radio(list(KNOBS.heads), value=4, label="Heads per layer",
                              elem_id="cmp-heads", min_width=160)
-            pos = gr.Dropdown(list(POSITIONAL), value="rotary", label="Positional encoding",
+            pos = gr.Dropdown(list(KNOBS.positional), value="rotary", label="Positional encoding",
                               elem_id="cmp-pos", min_width=160)
         with gr.Row(equal_height=False):
-            mask = gr.Radio(list(MASK_CHOICES), value="off", label="Causal mask",
+            mask = gr.Radio(list(KNOBS.masks), value="off", label="Causal mask",
                             elem_id="cmp-mask", min_width=200)
-            scaling = gr.Radio(list(SCALE_CHOICES), value="1/√d_head", label="Scaling",
+            scaling = gr.Radio(list(KNOBS.scales), value="1/√d_head", label="Scaling",
                                elem_id="cmp-scaling", min_width=220)
-            temperature = gr.Slider(*TEMPERATURE_RANGE, value=1.0, step=0.05,
+            temperature = gr.Slider(*KNOBS.temperature_range, value=1.0, step=0.05,
                                     label="Temperature", elem_id="cmp-temperature",
                                     min_width=160)
         with gr.Row():
@@ -63,12 +55,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     bar.own.update(objective=objective, heads=heads, pos=pos, mask=mask, scaling=scaling,
                    temperature=temperature)
     status = gr.Markdown(elem_id="cmp-status")
-    with gr.Row(equal_height=False):
-        left_head = gr.Plot(show_label=False, elem_id="cmp-left", min_width=300)
-        right_head = gr.Plot(show_label=False, elem_id="cmp-right", min_width=300)
-    with gr.Row(equal_height=False):
-        difference = gr.Plot(show_label=False, elem_id="cmp-diff", min_width=300, scale=3)
-        per_head = gr.Plot(show_label=False, elem_id="cmp-per-head", min_width=260, scale=2)
+    left_head, right_head = plot_row("cmp-left", "cmp-right", min_width=300)
+    difference, per_head = plot_row("cmp-diff", "cmp-per-head", min_width=(300, 260),
+                                    scale=(3, 2))
     predictions = gr.Plot(show_label=False, elem_id="cmp-predictions")
     api = gr.Button("compare", visible=False)  # the API endpoint: no open-tab check
 
@@ -103,8 +92,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     def right_model(value):
         """The right side's Model: a Lab model needs its choice there (this session's)."""
-        if value == LAB_OBJECTIVE:
-            return gr.Radio(choices=[*OBJECTIVES, LAB_OBJECTIVE], value=value)
+        if value == KNOBS.lab:
+            return gr.Radio(choices=[*KNOBS.objectives, KNOBS.lab], value=value)
         return value
 
     def swap_sides(*values):

@@ -12,6 +12,7 @@ offers with :class:`BadControl` (a hand-made request), naming no value back.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,8 +26,8 @@ from explorer.models.zoo import LAB_MODEL_NAME, checkpoint_name
 __all__ = ["BOX_CHARS", "EMPTY_STATE", "HEADS", "LAB_OBJECTIVE", "MASK_CHOICES", "MAX_CHARS",
            "OBJECTIVES",
            "POSITIONAL", "SCALE_CHOICES", "TEMPERATURE_RANGE", "TOKENS_HELP", "BadControl",
-           "CONTROL_NAMES", "Controls", "parse_controls", "plural", "picked_or_status",
-           "read_controls"]
+           "CONTROL_NAMES", "KNOBS", "Controls", "KnobChoices", "parse_controls", "plural",
+           "picked_or_status", "read_controls"]
 
 # Control choices as the UI shows them -> values the engine understands.
 OBJECTIVES = {"next word (causal)": "causal", "masked word (bidirectional)": "bidir"}
@@ -43,6 +44,24 @@ TEMPERATURE_RANGE = (0.1, 5.0)
 BOX_CHARS = 10 * MAX_CHARS
 EMPTY_STATE = ("✏️ Type a sentence above (or pick an example) to see what every attention "
                "head does with it.")
+
+
+class KnobChoices(NamedTuple):
+    """What the knobs offer, as one table: a set of knobs (Compare's right side) lists it,
+    and the browser engine reads it as JSON under these field names
+    (explorer/views/engine_texts.py: static/engine/payload.js checks a keystroke with it)."""
+
+    objectives: dict[str, str]  # the Model knob's labels -> objective
+    masks: dict[str, bool | None]  # None: as trained
+    scales: dict[str, str]  # the Scaling knob's labels -> AttentionSettings.scale
+    temperature_range: tuple[float, float]
+    heads: tuple[int, ...]
+    positional: tuple[str, ...]
+    lab: str  # the Model choice of a session's own Lab model
+
+
+KNOBS = KnobChoices(OBJECTIVES, MASK_CHOICES, SCALE_CHOICES, TEMPERATURE_RANGE, HEADS,
+                    POSITIONAL, LAB_OBJECTIVE)
 
 
 @dataclass

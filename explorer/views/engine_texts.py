@@ -44,17 +44,7 @@ from explorer.figures.attention import GRID_LABEL_CHARS
 from explorer.models.config import SCALINGS
 from explorer.models.settings import AttentionSettings
 from explorer.views import grid_payload as gp
-from explorer.views.controls import (
-    EMPTY_STATE,
-    HEADS,
-    LAB_OBJECTIVE,
-    MASK_CHOICES,
-    OBJECTIVES,
-    POSITIONAL,
-    SCALE_CHOICES,
-    TEMPERATURE_RANGE,
-    Controls,
-)
+from explorer.views.controls import EMPTY_STATE, KNOBS, Controls
 
 
 def _words(word: str) -> list[str]:
@@ -181,12 +171,12 @@ def _label_ranges() -> list[int]:
 
 
 def _controls() -> dict:
-    models = {obj: {str(h): {pos: Controls(obj, h, pos).checkpoint() for pos in POSITIONAL}
-                    for h in HEADS} for obj in OBJECTIVES}
-    return {"objectives": OBJECTIVES, "masks": {k: v for k, v in MASK_CHOICES.items()},
-            "scales": SCALE_CHOICES, "temperature_range": list(TEMPERATURE_RANGE),
-            "heads": list(HEADS), "positional": list(POSITIONAL), "lab": LAB_OBJECTIVE,
-            "models": models}
+    """:data:`KNOBS` by field name, and the checkpoint each Model/Heads/Positional names."""
+    models = {obj: {str(h): {pos: Controls(obj, h, pos).checkpoint()
+                             for pos in KNOBS.positional}
+                    for h in KNOBS.heads} for obj in KNOBS.objectives}
+    return {**{name: list(value) if isinstance(value, tuple) else value
+               for name, value in KNOBS._asdict().items()}, "models": models}
 
 
 @functools.lru_cache(maxsize=1)
