@@ -159,10 +159,10 @@ def _grid_id(url: str) -> int:
 
 
 def _keystroke(client, url, grid, address, session, text="The cat sat on the mat."):
-    from benchmarks.common import DEFAULT_CONTROLS
+    from benchmarks.common import DEFAULT_KNOBS
 
     return client.post(url + GRID_PATH, headers={"X-Forwarded-For": address}, json={
-        "data": {"text": text, "controls": list(DEFAULT_CONTROLS)}, "component_id": grid,
+        "data": {"text": text, "controls": dict(DEFAULT_KNOBS)}, "component_id": grid,
         "fn_name": "grid_data", "session_hash": session})
 
 

@@ -12,7 +12,7 @@ import uuid
 
 import httpx
 
-from benchmarks.common import DEFAULT_CONTROLS
+from benchmarks.common import DEFAULT_KNOBS
 from tests.server import app_url  # noqa: F401  (fixture)
 
 GRID_PATH = "gradio_api/component_server/"
@@ -30,7 +30,7 @@ def _grid_id(url: str) -> int:
 def _post(client: httpx.Client, url: str, grid: int, session: str, text: str):
     """(answered, payload): answered is False for a refusal (429, or retry in the payload)."""
     r = client.post(url + GRID_PATH, headers={"X-Forwarded-For": SCHOOL}, json={
-        "data": {"text": text, "controls": list(DEFAULT_CONTROLS)}, "component_id": grid,
+        "data": {"text": text, "controls": dict(DEFAULT_KNOBS)}, "component_id": grid,
         "fn_name": "grid_data", "session_hash": session})
     if r.status_code == 429:
         return False, None
