@@ -281,3 +281,14 @@ def test_phone_width_screenshot(browser, app_url):  # noqa: F811
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390 + 2, f"page is {width}px wide on a 390px phone (sideways scrolling)"
     context.close()
+
+
+def test_the_grid_css_comes_from_its_one_source(page):
+    """Explore's grid box is styled by explorer/views/grid_markup.py (Gradio scopes the
+    gr.HTML's css_template to the component), as the notebook and the static edition are."""
+    from explorer.views.grid_markup import grid_css
+
+    styles = page.evaluate("() => [...document.querySelectorAll('style')].map(s => s.textContent)")
+    assert any(grid_css() in s for s in styles)
+    tip = page.evaluate("getComputedStyle(document.querySelector('#grid .ae-grid-tip')).position")
+    assert tip == "absolute"
