@@ -36,7 +36,7 @@ from explorer.views.controls import (
     POSITIONAL,
     SCALE_CHOICES,
     BadControl,
-    parse_controls,
+    read_controls,
 )
 from explorer.views.explore import run_request
 from explorer.views.grid_payload import grid_payload
@@ -108,12 +108,13 @@ def show(text: str, heads: int = 4, pos: str = "rotary", *, objective: str = "ne
     The view shows every head, head (``layer``, ``head``) large, and the top guesses
     (also in ``.guesses``). ``device``: as the app's ``--device`` (default: auto)."""
     try:
-        controls = parse_controls(
-            _choice("objective", objective, OBJECTIVE_NAMES, list(OBJECTIVES)), heads,
-            _choice("pos", pos, {p: p for p in POSITIONAL}, POSITIONAL),
-            _choice("mask", mask, MASK_NAMES, list(MASK_CHOICES)),
-            _choice("scaling", scaling, SCALE_NAMES | {"none": "none"}, list(SCALE_CHOICES)),
-            temperature, layer, head, "light")
+        controls = read_controls(dict(
+            objective=_choice("objective", objective, OBJECTIVE_NAMES, list(OBJECTIVES)),
+            heads=heads, pos=_choice("pos", pos, {p: p for p in POSITIONAL}, POSITIONAL),
+            mask=_choice("mask", mask, MASK_NAMES, list(MASK_CHOICES)),
+            scaling=_choice("scaling", scaling, SCALE_NAMES | {"none": "none"},
+                            list(SCALE_CHOICES)),
+            temperature=temperature, layer=layer, head=head, theme="light"))
     except BadControl as exc:
         raise ValueError(f"{exc} heads: 1, 2, 4 or 8; temperature: a number.") from None
     tok, zoo = _resources(resolve_device(device))
