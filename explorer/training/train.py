@@ -18,8 +18,9 @@ so the card holds their curve against tokens seen. ``TrainSettings``' own defaul
 stay those of the first zoo, so older cards still read as what they were.
 
 ``--resume`` continues from ``runs/NAME/resume.safetensors`` (weights, AdamW
-state and RNG state, saved as safetensors like everything else: no pickles).
-No UI imports here.
+state and RNG state, saved as safetensors like everything else: no pickles). The steps
+themselves are :func:`explorer.training.loop.run`'s, the loop every trainer shares; this
+module gives it the batches, the loss and the work between steps. No UI imports here.
 """
 
 from __future__ import annotations
