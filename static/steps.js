@@ -19,7 +19,7 @@
 // The bar names its figures (data-figures: elem ids, in the order they are shown; data-key:
 // the one that must be on the first screen) and what gives its answer away (data-hidden:
 // covered until the answer is revealed). The direct child of the view's column that
-// holds each gets data-ae-step-order (static/style.css draws it first, under the bar); two
+// holds each gets data-ae-step-order (static/css/60-steps.css draws it first, under the bar); two
 // figures in one row get data-ae-step-together (side by side on a projector); the key
 // figure gets data-ae-step-key (first among its neighbours). On a big screen the bar
 // takes the left column (.ae-stepping on <html>). Presentation only: nothing here talks to
@@ -97,7 +97,7 @@
   }
 
   // What would give the shown step's answer away (the bar's data-hidden: a selector list,
-  // within the step's view) gets data-ae-hidden: static/style.css covers it ("Hidden until
+  // within the step's view) gets data-ae-hidden: static/css/60-steps.css covers it ("Hidden until
   // Reveal") until .ae-revealed. Outside a step nothing is covered.
   function cover(section) {
     let hide = [];
@@ -116,7 +116,7 @@
 
   // The bar's box (the gr.Column) of a section.
   const barOf = (section) => section.closest(".ae-step-bar") || section;
-  // On a big screen the bar is fixed in the left column (static/style.css): out of the
+  // On a big screen the bar is fixed in the left column (static/css/60-steps.css): out of the
   // view's flow, so the view's first figure goes to the top of the screen instead.
   const fixed = (el) => getComputedStyle(el).position === "fixed";
 
@@ -134,7 +134,7 @@
   function screenBottom() {
     const drawer = root.classList.contains("ae-drawer") && document.querySelector("#controls");
     const r = drawer && drawer.getBoundingClientRect();
-    // (hidden in a view where no knob applies, static/style.css: the whole screen)
+    // (hidden in a view where no knob applies, static/css/40-phone.css: the whole screen)
     return r && r.height > 0 ? Math.min(window.innerHeight, r.top) : window.innerHeight;
   }
 
@@ -155,7 +155,7 @@
   }
 
   // The shown step's answer is open: .ae-revealed on <html> gives it the room
-  // (static/style.css: the instructions fold away; on a big screen the step's column
+  // (static/css/60-steps.css: the instructions fold away; on a big screen the step's column
   // widens, so the answer reads without scrolling and the figure stays beside it).
   function revealed(section) {
     const open = !!(section && section.querySelector(".ae-step-reveal[open]"));
@@ -266,7 +266,7 @@
     `#step-${CSS.escape(c.tab)} .ae-step[data-stamp="${CSS.escape(c.stamp)}"]`);
 
   // The chip: a button early in the Tab order (in the page's top nav, explorer/ui/page.py), drawn
-  // fixed at the bottom right of the screen (static/style.css).
+  // fixed at the bottom right of the screen (static/css/60-steps.css).
   function chip() {
     let c = document.getElementById("ae-step-chip");
     if (!c) {
@@ -283,7 +283,7 @@
   }
 
   // The bar's own "Knobs" and "Normal screen", after its buttons (shown on a big screen
-  // only: static/style.css). Added here, once per bar, so they stay in sight under a long
+  // only: static/css/60-steps.css). Added here, once per bar, so they stay in sight under a long
   // step's text, which scrolls.
   function addTools(bar) {
     if (bar.querySelector(":scope > .ae-step-tools")) return;
@@ -359,7 +359,7 @@
   // ---------------------------------------------------------------- stale figures
   // "Set up" and "Next step" change the sentence and knobs; until the view has drawn them,
   // its figures show the previous step's data (1-8 s on a busy server). Each of the step's
-  // figures that shows something gets data-ae-stale (static/style.css dims it, with an
+  // figures that shows something gets data-ae-stale (static/css/60-steps.css dims it, with an
   // "Updating" note) until it is drawn anew: a Plotly figure once its data are replaced (a
   // resize keeps them), anything else once its content changes; all of them once the view
   // has had no update under way (static/live.js: data-ae-live on its panel) for IDLE_MS.

@@ -55,7 +55,7 @@ class Step:
     own: dict = field(default_factory=dict)  # the opened view's own controls: name -> value
     # what in the opened view gives the answer away (CSS selectors, e.g. elem ids): covered
     # ("Hidden until Reveal") while the step is shown and its answer is not revealed
-    # (static/steps.js, static/style.css); a view opened outside a step shows everything
+    # (static/steps.js, static/css/60-steps.css); a view opened outside a step shows everything
     hidden: tuple[str, ...] = ()
 
     @property

@@ -118,3 +118,33 @@ def test_ablates_before_after_title_is_whole_at_a_projector(browser, app_url):  
             assert got["lines"] == 2 and got["bottom"] <= got["legend"] + 1, (stage, got)
     finally:
         page.close()
+
+
+# Step 7's chart: the lower panel's title against the upper (loss) panel's tick labels.
+TRAINING_TITLE = """() => {
+  const gd = document.querySelector('#training-chart .js-plotly-plot');
+  const note = gd && [...gd.querySelectorAll('.annotation-text')]
+    .find((t) => t.textContent.includes('Best head'));
+  const ticks = gd ? [...gd.querySelectorAll('g.ytick text')] : [];
+  if (!note || !ticks.length) return null;
+  const y = gd._fullLayout.yaxis, top = gd.getBoundingClientRect().top;
+  return {top: note.getBoundingClientRect().top, height: gd._fullLayout.height,
+          panel: top + y._offset + y._length,
+          ticks: Math.max(...ticks.map((t) => t.getBoundingClientRect().bottom))};
+}"""
+
+
+def test_step_7s_chart_keeps_its_titles_apart_on_a_phone(browser, app_url):  # noqa: F811
+    page = open_step(browser, app_url, 7, **PHONE)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 7)
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+        page.wait_for_function(f"() => !!({TRAINING_TITLE})()", timeout=WAIT)
+        page.wait_for_timeout(1000)
+        got = page.evaluate(TRAINING_TITLE)
+        # squeezed to 220 px under the slider's five lines of steps, the title ran over
+        # the loss panel's bottom and its lowest labels (now a gap of 6 px at least)
+        assert max(got["ticks"], got["panel"]) + 6 <= got["top"], got
+    finally:
+        page.close()
