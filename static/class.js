@@ -10,9 +10,12 @@
 //            shows (step, revealed, view, sentence, knobs) is read every 300 ms and sent
 //            as one lead when it changed: no request per keystroke beyond one push.
 //   student  a bar (#class-follow): "Following the teacher", the step's choices to predict
-//            with, "Explore on my own" / "Follow again". A long poll brings each lead; the
-//            page then shows the same step (Set up), view, sentence and knobs, and opens
-//            the answer when the teacher reveals it.
+//            with, "Explore on my own" / "Follow again", an optional nickname. A long poll
+//            brings each lead; the page then shows the same step (Set up), view, sentence
+//            and knobs, and opens the answer when the teacher reveals it. Its Lab runs
+//            carry its class (labTag, read by explorer/ui/lab_tab.py's Train).
+//   teacher, also: how many joined and their nicknames (text), and the class's Lab runs
+//            on one chart (static/class_lab.js).
 //
 // Shapes: a lead's state {step: 1-based or null, revealed, view: tab id, text, knobs:
 // {objective, heads, pos, mask, scaling, temperature, layer, head}}. The page's tab titles

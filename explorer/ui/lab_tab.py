@@ -69,10 +69,10 @@ came after the earlier copy)."""
 PREDICT = "Predict: will it grow an induction head?"
 STATIC = STATIC_DIR
 # Train's inputs as the page has them, the last (the class box) replaced by the page's class
-# tag, "CODE student" (static/class.js; "" outside a class). 12: Train's inputs.
-CLASS_JS = """(...args) => { const a = args.slice(0, 12);
+# tag, "CODE student" (static/class.js; "" outside a class). __N__: how many inputs Train has.
+CLASS_JS = """(...args) => { const a = args.slice(0, __N__);
   const tag = window.AttentionExplorer?.classMode?.labTag;
-  a[11] = typeof tag === "function" ? (tag() || "") : ""; return a; }"""
+  a[__N__ - 1] = typeof tag === "function" ? (tag() || "") : ""; return a; }"""
 # The grid's box, as Explore's (explorer/ui/explore_tab.py); static: Gradio re-renders a gr.HTML's
 # template on a new value by a DOM diff, and an unchanged template leaves the canvas be.
 GRID_HTML = ('<div class="ae-grid" data-view="lab">'
@@ -226,7 +226,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
     # queue's 4 places that every other view's updates wait for.
     train.click(watch, [*inputs, ran, klass], [status, chart, grid, table, open_model, ran],
-                api_name=False, js=CLASS_JS,
+                api_name=False, js=CLASS_JS.replace("__N__", str(len(inputs) + 2)),
                 concurrency_id="lab", concurrency_limit=64, show_progress="hidden", **raw)
     stop.click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
     # Sets the Model knob and the sentence: the live loop (static/live.js) follows them.

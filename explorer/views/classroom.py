@@ -20,10 +20,16 @@ layer's hook wakes every waiter of that class at once; each then reads the snaps
 state is never mutated after it is stored (a lead stores a new dict), so a snapshot can be
 handed out without copying and serialized once per version.
 
+* A student may give a nickname (:meth:`~Classrooms.rename`; plain text, cut at
+  ``NICKNAME_CHARS``); the teacher's :meth:`~Classrooms.roster` lists them. A student's
+  Lab run joins the class (:func:`record_run`, from the Lab's Train); the teacher's
+  :meth:`~Classrooms.runs` gives each student's newest one (explorer/views/class_lab.py
+  draws them).
+
 **Bounds** (memory per class is bounded; see the constants): at most ``max_classes`` classes
 (ended and expired ones are dropped first to make room), ``max_students`` a class, one
-answer per student per step (``STEPS`` steps), and every string cut or refused at its
-bound. A class idle for ``idle_s`` (no lead, join or answer) expires; an ended or expired
+answer per student per step (``STEPS`` steps), one Lab run per student, and every string
+cut or refused at its bound. A class idle for ``idle_s`` (no lead, join or answer) expires; an ended or expired
 class answers :class:`ClassEnded` ("This class has ended") until it is dropped; a code the
 server does not know (a restart loses every class) answers :class:`UnknownClass`, which
 says the same so that a page can tell its student.
