@@ -64,8 +64,7 @@
       li.dataset.students = String(run.students);
       li.dataset.formed = run.formed_at_step == null ? "" : String(run.formed_at_step);
       const where = run.formed_at_step != null ? `formed at step ${run.formed_at_step}`
-        : run.state === "running" || run.state === "waiting" ? run.state
-        : "no induction head";
+        : run.state === "done" ? "no induction head" : run.state; // running, stopped, ...
       li.append(text("span", { className: "ae-class-swatch", style: `background:${COLORS[i % COLORS.length]}` }, ""),
         `${run.label} · ${run.students === 1 ? "1 student" : run.students + " students"} · ${where}`);
       return li;
