@@ -20,6 +20,8 @@
 //   grid.draw(payload)                 draws a payload at once
 //   AttentionExplorer.grid.request(knobs) -> {text, controls: {objective, heads, ...}}: THE
 //              one shape of a keystroke's request (explorer/views/grid_payload.read_request)
+//   AttentionExplorer.grid.panel(payload, layer, head) -> the payload of that one head
+//              (drawn large: its labels say the model's layer and head)
 //
 // Token labels and messages are plain text on a canvas or in textContent: never HTML.
 (() => {
@@ -38,6 +40,14 @@
   function request(knobs) {
     const { text, ...controls } = knobs || {};
     return { text: text == null ? "" : String(text), controls };
+  }
+
+  // One head of a payload as a payload of its own: panel (layer, head) cut out of the mosaic.
+  function panel(p, layer, head) {
+    const s = atob(p.z), n = p.n, width = p.heads * n;
+    let z = "";
+    for (let q = 0; q < n; q++) z += s.substr((layer * n + q) * width + head * n, n);
+    return { ...p, layers: 1, heads: 1, z: btoa(z), selected: [0, 0], at: [layer, head] };
   }
 
   function rgb(hex) {
@@ -332,7 +342,7 @@
     }
   }
 
-  AE.grid = { mount: (element, options) => new Grid(element, options), request };
+  AE.grid = { mount: (element, options) => new Grid(element, options), request, panel };
 })();
 
 // The Lab (static/lab.js, written by explorer/ui/lab_tab.py) still runs this file as the

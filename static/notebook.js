@@ -21,18 +21,15 @@
   root.style.background = colors.paper;
   root.style.color = colors.font;
 
-  // The payload of one head, large: panel (layer, head) cut out of the mosaic.
+  const G = globalThis.AttentionExplorer.grid;
+  // The payload of one head, large
   function onePanel(p, layer, head) {
-    const s = atob(p.z), n = p.n, width = p.heads * n;
-    let z = "";
-    for (let q = 0; q < n; q++) z += s.substr((layer * n + q) * width + head * n, n);
-    return { ...p, layers: 1, heads: 1, z: btoa(z), selected: [0, 0], at: [layer, head],
-      guesses: [], caption: "L" + layer + " H" + head + " large (click another head above to "
-        + "open it). Rows: the token that looks; columns: the tokens it looks at." };
+    return { ...G.panel(p, layer, head), guesses: [],
+      caption: "L" + layer + " H" + head + " large (click another head above to open it). "
+        + "Rows: the token that looks; columns: the tokens it looks at." };
   }
 
   const payload = { ...data.payload, colors };
-  const G = globalThis.AttentionExplorer.grid;
   const grid = G.mount(root.querySelector(".ae-nb-grid"), { colors, onOpen: open });
   const large = G.mount(root.querySelector(".ae-nb-head"), { colors });
 

@@ -117,14 +117,10 @@
     return AE.grid.mount(element, options);
   }
 
-  // One head of the full payload as a payload of its own: layers = heads = 1, at = [l, h].
+  // One head of the full payload as a payload of its own (AttentionExplorer.grid.panel).
   function oneHead(p, l, h) {
     if (!p || !p.ok) return p;
-    const n = p.n, bin = atob(p.z), row = p.heads * n;
-    let out = "";
-    for (let q = 0; q < n; q++) out += bin.substr((l * n + q) * row + h * n, n);
-    return { ...p, layers: 1, heads: 1, z: btoa(out), at: [l, h], selected: [0, 0],
-      caption: "Layer " + l + ", head " + h + " · " + p.caption };
+    return { ...AE.grid.panel(p, l, h), caption: "Layer " + l + ", head " + h + " · " + p.caption };
   }
 
   // ------------------------------------------------------------------ the live loop
