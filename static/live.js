@@ -10,6 +10,7 @@
  *                     that passes every shared value here (explorer/ui/controls.py finish_live). The
  *                     loop compares them with the last ones to learn what changed.
  *   open(view)        a tab was opened (its .select; the first one at page load).
+ *   current()         the open view's id, once its knobs are marked (inert where unused).
  *   refresh(view)     a view's own control changed (Compare's right side, Ablate's ticks,
  *                     the Layers method, ...): update that view if it is open.
  *   mount(element, events, watch)  a view's hidden gr.HTML "anchor" (made by wire_live)
@@ -325,6 +326,9 @@
       live.controls(values);
       const c = readConfig();
       if (c && !openId) live.open(c.first);
+    },
+    current() { // the open view's id (its knobs are applied: showKnobs ran for it)
+      return openId;
     },
     open(id) {
       if (openId === id) return;

@@ -225,7 +225,10 @@ def test_every_view_answers_after_a_paste(browser, app_url, screen):  # noqa: F8
         for label, view, box, fig, text in VIEWS:
             click_tab(page, label)
             # a view the shared sentence does not apply to makes its box inert (the Lab,
-            # Lessons): nothing to paste there, the view is checked as it opened
+            # Lessons): nothing to paste there, the view is checked as it opened. The live
+            # loop marks the knobs as the tab opens: wait for it before reading them.
+            page.wait_for_function("(v) => window.AttentionExplorer?.live?.current() === v",
+                                   arg=view, timeout=WAIT)
             inert = page.locator(box).evaluate("(el) => el.closest('[inert]') !== null")
             for n, sentence in ({0: None} if inert else SENTENCES).items():
                 where = f"{label} ({screen}, {n} tokens)"
