@@ -98,7 +98,12 @@ def main(argv: list[str] | None = None) -> dict:
             for worker in runner.workers():
                 worker.ready.wait(60)
             idle = memory_mb(runner)
+            reports = sum(w.reports for w in runner.workers())
             result = simulate(runner, settings, args.students, args.spread)
+            deadline = time.monotonic() + 10  # the worker reports its memory after the run
+            while sum(w.reports for w in runner.workers()) <= reports \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
             result["workers"] = runner.n_workers
             result["forked"] = all(w.forked for w in runner.workers())
             result["template_mb"] = (pss_mb(runner._zygote.proc.pid)

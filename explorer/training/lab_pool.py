@@ -69,6 +69,7 @@ class Worker:
         self.slot, self.job = slot, None
         self.ready = threading.Event()
         self.rss_kb = self.uss_kb = self.pss_kb = 0  # its memory, as it last said
+        self.reports = 0  # how many times it said it (once ready, then after each run)
         self.hello: dict = {}
         argv = ["--cache", str(cache_dir), "--device", device,
                 *(["--temporary"] if temporary else [])]
@@ -102,6 +103,7 @@ class Worker:
             if "rss_kb" in message:
                 self.rss_kb = message["rss_kb"]
                 self.uss_kb, self.pss_kb = message.get("uss_kb", 0), message.get("pss_kb", 0)
+                self.reports += 1
             if "ready" in message:
                 self.hello = message  # its pid, memory and the web modules it loaded
                 self.ready.set()
