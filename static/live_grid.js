@@ -344,14 +344,3 @@
 
   AE.grid = { mount: (element, options) => new Grid(element, options), request, panel };
 })();
-
-// The Lab (static/lab.js, written by explorer/ui/lab_tab.py) still runs this file as the
-// body of mountGrid(element, server, window, document), its stand-in `window` holding the
-// AttentionExplorer.live its update() is registered with: mount on that element with the
-// server function as the data source. (Goes once lab.js calls AttentionExplorer.grid.mount.)
-if (typeof mountGrid === "function" && typeof element !== "undefined" && typeof server !== "undefined") {
-  const labGrid = globalThis.AttentionExplorer.grid.mount(element,
-    { data: (req) => server.grid_data(req) });
-  window.AttentionExplorer.live.register(element.querySelector("[data-view]").dataset.view,
-    { update: (ctx) => labGrid.update(ctx) });
-}

@@ -121,4 +121,4 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     assert (Path(checkpoints) / "causal-h4-rotary.safetensors").is_file()
     assert int(grid_js) > 1000
     drawn = (tmp_path / "v.html").read_text(encoding="utf-8")  # the installed scripts inlined
-    assert "function mountGrid(" in drawn and "AttentionExplorer.live.register" in drawn
+    assert "AE.grid = { mount:" in drawn and "G.mount(" in drawn

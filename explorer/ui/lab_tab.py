@@ -34,6 +34,7 @@ from explorer.ui.controls import Panel
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.classroom import record_run
 from explorer.views.controls import LAB_OBJECTIVE, OBJECTIVES, BadControl
+from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.lab import (
     LAB_CHOICES,
     PROBE_SENTENCE,
@@ -73,23 +74,12 @@ STATIC = STATIC_DIR
 CLASS_JS = """(...args) => { const a = args.slice(0, __N__);
   const tag = window.AttentionExplorer?.classMode?.labTag;
   a[__N__ - 1] = typeof tag === "function" ? (tag() || "") : ""; return a; }"""
-# The grid's box, as Explore's (explorer/ui/explore_tab.py); static: Gradio re-renders a gr.HTML's
-# template on a new value by a DOM diff, and an unchanged template leaves the canvas be.
-GRID_HTML = ('<div class="ae-grid" data-view="lab">'
-             '<div class="ae-grid-caption" aria-live="polite"></div>'
-             '<div class="ae-grid-guesses"></div>'
-             '<canvas role="img" aria-label="Attention of every head"></canvas>'
-             '<div class="ae-grid-tip" hidden></div></div>')
-# live_grid.js as a function of the environment static/lab.js gives it (as a notebook's)
-GRID_JS = ("function mountGrid(element, server, window, document) {\n"
-           + (STATIC / "live_grid.js").read_text() + "\n}\n" + (STATIC / "lab.js").read_text())
-GRID_CSS = """.ae-grid { position: relative; }
-.ae-grid-caption { font-size: 0.85rem; min-height: 1.2rem; }
-canvas { display: block; }
-.ae-grid-tip { position: absolute; pointer-events: none; z-index: 5; white-space: nowrap;
-  background: rgba(31, 35, 40, 0.92); color: #fff; font-size: 12px; padding: 3px 7px;
-  border-radius: 4px; }
-[hidden] { display: none !important; }"""
+# The grid's box, as Explore's (explorer/views/grid_markup.py); static: Gradio re-renders a
+# gr.HTML's template on a new value by a DOM diff, and an unchanged template leaves the canvas
+# be. The renderer (static/live_grid.js) mounted by static/lab.js.
+GRID_HTML = grid_markup("lab")
+GRID_JS = "\n".join((STATIC / name).read_text(encoding="utf-8")
+                    for name in ("live_grid.js", "lab.js"))
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
@@ -142,7 +132,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             gr.Markdown("#### Every head on one sequence said twice (rows: layers)",
                         elem_classes="caption")
             grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
-                           css_template=GRID_CSS, elem_id="lab-grid")
+                           css_template=grid_css(), elem_id="lab-grid")
     gr.Markdown("#### The class's runs on this server (newest first)", elem_classes="caption")
     table = gr.Markdown(elem_id="lab-table")
     ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
