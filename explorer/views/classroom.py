@@ -27,12 +27,12 @@ handed out without copying and serialized once per version.
   draws them).
 
 **Bounds** (memory per class is bounded; see the constants): at most ``max_classes`` classes
-(ended and expired ones are dropped first to make room), ``max_students`` a class, one
-answer per student per step (``STEPS`` steps), one Lab run per student, and every string
-cut or refused at its bound. A class idle for ``idle_s`` (no lead, join or answer) expires; an ended or expired
-class answers :class:`ClassEnded` ("This class has ended") until it is dropped; a code the
-server does not know (a restart loses every class) answers :class:`UnknownClass`, which
-says the same so that a page can tell its student.
+(ended and expired ones are dropped first to make room), ``max_students`` a class, one answer per
+student per step (``STEPS`` steps), one Lab run per student, and every string cut or refused at its
+bound. A class idle for ``idle_s`` (no lead, join or answer) expires; an ended or expired class
+answers :class:`ClassEnded` ("This class has ended") until it is dropped; a code the server does
+not know (a restart loses every class) answers :class:`UnknownClass`, which says the same so that a
+page can tell its student.
 """
 
 from __future__ import annotations

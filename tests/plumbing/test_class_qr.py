@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from tests.plumbing.test_class_route import make, opened, run
-
 from explorer.views.share import qr_modules
+from tests.plumbing.test_class_route import make, opened, run
 
 
 def test_the_join_link_is_drawn_and_nothing_else():
