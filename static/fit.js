@@ -142,6 +142,22 @@
     });
   }
 
+  // A square head drawn small on a big screen (step 6's two heads side by side: ~100 px
+  // for 21 tokens) cannot fit its token labels, at least MIN_FONT tall, one to a row: they
+  // run into each other. They go (hover still names each token) and come back with
+  // LABEL_BACK px more than they went at (without them the square grows a little).
+  function squareLabels(gd, update) {
+    const lay = gd.layout, n = (lay.yaxis?.ticktext || []).length;
+    const side = gd._fullLayout?.yaxis?._length;
+    if (!n || !side) return;
+    const shown = lay.yaxis?.showticklabels !== false;
+    const show = side / n >= MIN_FONT + (shown ? 0 : LABEL_BACK);
+    if (shown !== show) {
+      update["xaxis.showticklabels"] = show;
+      update["yaxis.showticklabels"] = show;
+    }
+  }
+
   // Big screen: the smallest text of the layout (tick labels but a grid's, which has no
   // room for bigger ones; annotations, legend, the default font) raised to MIN_FONT.
   function layoutFonts(gd, update) {
@@ -218,6 +234,7 @@
           || Math.abs(h - lay.height) >= NUDGE)) update.height = h;
       if ((lay.xaxis?.tickfont?.size ?? null) !== want.x) update["xaxis.tickfont.size"] = want.x;
       if ((lay.yaxis?.tickfont?.size ?? null) !== want.y) update["yaxis.tickfont.size"] = want.y;
+      if (projector() && !gd.closest("#head-large")) squareLabels(gd, update);
     } else {
       const h = fit(lay.grid ? gridHeight(gd) : sent(gd).height);
       if (h && lay.height && Math.abs(h - lay.height) >= 4) update.height = h;

@@ -148,3 +148,27 @@ def test_step_7s_chart_keeps_its_titles_apart_on_a_phone(browser, app_url):  # n
         assert max(got["ticks"], got["panel"]) + 6 <= got["top"], got
     finally:
         page.close()
+
+
+# Each of step 6's two heads: its rows' height in px and whether its token labels show.
+ROWS = """() => ['cmp-left', 'cmp-right'].map((id) => {
+  const gd = document.querySelector('#' + id + ' .js-plotly-plot'), f = gd && gd._fullLayout;
+  const n = ((gd && gd.layout.yaxis && gd.layout.yaxis.ticktext) || []).length;
+  return f && n ? [f.yaxis._length / n, gd.layout.yaxis.showticklabels !== false] : null; })"""
+
+
+def test_step_6s_two_heads_at_a_projector_show_no_labels_on_top_of_each_other(
+        browser, app_url):  # noqa: F811
+    """At a projector step 6's heads are ~100 px squares for 21 tokens: labels at least
+    12 px tall cannot fit one to a row, so they go (static/fit.js squareLabels)."""
+    page = open_step(browser, app_url, 6, **PROJECTOR)
+    try:
+        page.locator("#start-setup").click()
+        wait_shown(page, 6)
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+        page.wait_for_function(f"() => ({ROWS})().every((r) => r !== null)", timeout=WAIT)
+        page.wait_for_timeout(1000)  # fit.js's passes
+        rows = page.evaluate(ROWS)
+        assert all(not shown or row >= 12 for row, shown in rows), rows
+    finally:
+        page.close()
