@@ -95,16 +95,14 @@ TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first op
 # 2,048 places hold the 500 sessions one address may open at once, twice over, and a class beside
 # them: a flood is refused per session (429), not the class (503).
 QUEUE = dict(default_concurrency_limit=4, max_size=2048)
-# Gradio's queue looks for new events every 1 ms while it is idle (queueing.py
-# sleep_when_free): 61 ms of CPU a second on this box with no one connected, on the event
-# loop that also answers the keystrokes. Every 5 ms: 25 ms a second, and an event waits
-# at most 5 ms more for its turn (the figures it draws take ~70 ms).
+# How often an idle queue looks for new events (Gradio's own: every 1 ms, on the event loop
+# that also answers the keystrokes). An event waits at most this much more for its turn,
+# far under what its figures take (~70 ms); benchmarks/README.md has the CPU it saves.
 QUEUE_POLL_S = 0.005
-# Gradio 6.31 recomputes its monitoring summary after EVERY event by building a pandas
-# DataFrame of up to 10,000 past events (gradio/queueing.py compute_analytics_summary):
-# measured 15 ms per event at 100 past events and 41 ms at 10,000 on this box, more than
-# the model costs, and growing as a class uses the app. Once per 1,000 events is plenty
-# for a summary nobody here reads; a Space's own variables still win.
+# Gradio recomputes its monitoring summary (a pandas DataFrame of up to 10,000 past events,
+# gradio/queueing.py compute_analytics_summary) after every event, at a cost that grows as a
+# class uses the app; nobody here reads it, so once per 1,000 events. A Space's own
+# variables still win.
 GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_EVENTS": "2000"}
 # At most this many sessions are kept (Gradio's default is 10,000), least recently used out first;
 # with explorer/server/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway. A class
