@@ -27,10 +27,12 @@ def test_a_class_of_30_is_answered_through_two_floods_with_no_503(app_url):  # n
     # every student got each of Patch, Ablate and Take it home, and no one a 503
     assert dict(stats["answered"]) == {"patch": 30, "ablate": 30, "export_view": 30}, stats
     assert 503 not in stats["codes"] and 503 not in stats["flood"], stats
-    # the floods were held back per session (429: a session with two waiting is refused,
-    # test_one_session_holds_at_most_two_waiting_events pins the two). How many were refused
-    # depends on how soon the class was served, which stops the floods: some, never none.
-    assert stats["flood"][429] > 0 and stats["flood"][200] < 4 * 150 + 100 * 3, stats["flood"]
+    # The floods are held back per session (429 once two wait:
+    # test_one_session_holds_at_most_two_waiting_events pins that). How many get refused
+    # here depends on how soon the class is served, which stops the floods: on a quiet box
+    # none (356 posts, each served before the next), under load hundreds.
+    assert 503 not in stats["flood"] and stats["flood"][200] < 4 * 150 + 100 * 3, \
+        stats["flood"]
     print("flood test:", {k: v for k, v in stats.items() if k != "latency"})
 
 

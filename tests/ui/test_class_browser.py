@@ -5,6 +5,7 @@ none of it."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -39,27 +40,37 @@ def step_of(page) -> int | None:
     return page.evaluate(SHOWN_STEP)
 
 
-@pytest.fixture(scope="module")
-def lesson(browser, app_url):  # noqa: F811
+@contextlib.contextmanager
+def a_class(browser, app_url, students: int, prepare=None):  # noqa: F811
+    """A teacher's page that opened a class (``prepare(teacher)`` first, e.g. to listen for
+    dialogs) and ``students`` pages that joined by its link and follow it; closed after."""
     contexts = []
     try:
         context, teacher = open_page(browser, app_url + "?teach=1")
         contexts.append(context)
+        if prepare is not None:
+            prepare(teacher)
         teacher.wait_for_function("() => /^[A-Z2-9]{6}$/.test(document.querySelector("
                                   "'#class-code')?.textContent || '')", timeout=WAIT)
         join = teacher.locator("#class-link").get_attribute("href")
-        students = []
-        for _ in range(3):
+        pages = []
+        for _ in range(students):
             context, page = open_page(browser, join)
             contexts.append(context)
             page.wait_for_function("() => document.querySelector('#class-follow')"
                                    "?.innerText.includes('Following the teacher')",
                                    timeout=WAIT)
-            students.append(page)
-        yield teacher, students
+            pages.append(page)
+        yield teacher, pages
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.fixture(scope="module")
+def lesson(browser, app_url):  # noqa: F811
+    with a_class(browser, app_url, 3) as (teacher, students):
+        yield teacher, students
 
 
 def test_the_teacher_opens_a_class_with_a_code_a_link_and_a_qr_code(lesson, app_url):  # noqa: F811

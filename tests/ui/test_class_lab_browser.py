@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.server import app_url, browser  # noqa: F401  (fixtures)
-from tests.ui.test_class_browser import SHOWN_STEP, WAIT, open_page, teacher_sets_up
+from tests.ui.test_class_browser import SHOWN_STEP, WAIT, a_class, teacher_sets_up
 
 NICK = "<img src=x onerror=alert(1)>"
 RUNS = """() => [...document.querySelectorAll('#class-lab-runs li')]
@@ -46,26 +46,12 @@ def settled(teacher, students: int) -> list:
 
 @pytest.fixture(scope="module")
 def lesson(browser, app_url):  # noqa: F811
-    contexts, dialogs = [], []
-    try:
-        context, teacher = open_page(browser, app_url + "?teach=1")
-        contexts.append(context)
+    dialogs = []
+
+    def listen(teacher):
         teacher.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        teacher.wait_for_function("() => /^[A-Z2-9]{6}$/.test(document.querySelector("
-                                  "'#class-code')?.textContent || '')", timeout=WAIT)
-        join = teacher.locator("#class-link").get_attribute("href")
-        students = []
-        for _ in range(2):
-            context, page = open_page(browser, join)
-            contexts.append(context)
-            page.wait_for_function("() => document.querySelector('#class-follow')"
-                                   "?.innerText.includes('Following the teacher')",
-                                   timeout=WAIT)
-            students.append(page)
+    with a_class(browser, app_url, 2, prepare=listen) as (teacher, students):
         yield teacher, students, dialogs
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def test_a_nickname_reaches_the_teacher_as_text(lesson):

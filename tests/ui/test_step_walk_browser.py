@@ -35,6 +35,15 @@ COVERED = """(sels) => sels.map((sel) => {
 })"""
 
 
+def set_up(browser, app_url, n: int, screen: dict):  # noqa: F811
+    """A page on step ``n`` at ``screen``, set up, the step's figures drawn on screen."""
+    page = open_step(browser, app_url, n, **screen)
+    page.locator("#start-setup").click()
+    wait_shown(page, n)
+    page.wait_for_function(ON_SCREEN, timeout=WAIT)
+    return page
+
+
 def reveal(page, n: int) -> None:
     page.locator(f".ae-step-bar .ae-step[data-step='{n}'] summary").click()
     page.wait_for_function("() => document.documentElement.classList.contains('ae-revealed')",
@@ -47,11 +56,8 @@ def reveal(page, n: int) -> None:
 ])
 def test_no_text_beside_the_figure_says_the_answer_before_reveal(
         browser, app_url, n, hidden):  # noqa: F811
-    page = open_step(browser, app_url, n, **LAPTOP)
+    page = set_up(browser, app_url, n, LAPTOP)
     try:
-        page.locator("#start-setup").click()
-        wait_shown(page, n)
-        page.wait_for_function(ON_SCREEN, timeout=WAIT)
         assert all(ok is True for _, ok in page.evaluate(COVERED, hidden)), page.evaluate(
             COVERED, hidden)
         reveal(page, n)
@@ -71,11 +77,8 @@ KEY_HEIGHT = """() => { const s = [...document.querySelectorAll('.ae-step-bar .a
 
 
 def test_reveal_on_a_phone_does_not_squeeze_the_figure(browser, app_url):  # noqa: F811
-    page = open_step(browser, app_url, 1, **PHONE)
+    page = set_up(browser, app_url, 1, PHONE)
     try:
-        page.locator("#start-setup").click()
-        wait_shown(page, 1)
-        page.wait_for_function(ON_SCREEN, timeout=WAIT)
         page.wait_for_timeout(500)
         before = page.evaluate(KEY_HEIGHT)
         reveal(page, 1)
@@ -100,11 +103,8 @@ TITLE = """() => {
 
 
 def test_ablates_before_after_title_is_whole_at_a_projector(browser, app_url):  # noqa: F811
-    page = open_step(browser, app_url, 3, **PROJECTOR)
+    page = set_up(browser, app_url, 3, PROJECTOR)
     try:
-        page.locator("#start-setup").click()
-        wait_shown(page, 3)
-        page.wait_for_function(ON_SCREEN, timeout=WAIT)
         page.locator("#ablate-heads label", has_text="L3 H2").click()
         page.wait_for_function(f"() => !!({TITLE})()", timeout=WAIT)
         for stage in ("set up", "revealed"):  # revealed, the step's column is wider
@@ -135,11 +135,8 @@ TRAINING_TITLE = """() => {
 
 
 def test_step_7s_chart_keeps_its_titles_apart_on_a_phone(browser, app_url):  # noqa: F811
-    page = open_step(browser, app_url, 7, **PHONE)
+    page = set_up(browser, app_url, 7, PHONE)
     try:
-        page.locator("#start-setup").click()
-        wait_shown(page, 7)
-        page.wait_for_function(ON_SCREEN, timeout=WAIT)
         page.wait_for_function(f"() => !!({TRAINING_TITLE})()", timeout=WAIT)
         page.wait_for_timeout(1000)
         got = page.evaluate(TRAINING_TITLE)
@@ -161,11 +158,8 @@ def test_step_6s_two_heads_at_a_projector_show_no_labels_on_top_of_each_other(
         browser, app_url):  # noqa: F811
     """At a projector step 6's heads are ~100 px squares for 21 tokens: labels at least
     12 px tall cannot fit one to a row, so they go (static/fit.js squareLabels)."""
-    page = open_step(browser, app_url, 6, **PROJECTOR)
+    page = set_up(browser, app_url, 6, PROJECTOR)
     try:
-        page.locator("#start-setup").click()
-        wait_shown(page, 6)
-        page.wait_for_function(ON_SCREEN, timeout=WAIT)
         page.wait_for_function(f"() => ({ROWS})().every((r) => r !== null)", timeout=WAIT)
         page.wait_for_timeout(1000)  # fit.js's passes
         rows = page.evaluate(ROWS)
