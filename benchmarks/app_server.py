@@ -252,18 +252,21 @@ def queue_update(client, fn_index: int, trigger_id, session: str, data: list,
     return ok, received
 
 
+def _cpu_seconds(stat: Path) -> float:
+    """utime + stime of a /proc ``stat`` file (a process's or a thread's), in seconds."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def thread_cpu_seconds(pid: int) -> dict[str, float]:
     """CPU time (user + system) of each thread of ``pid`` so far, summed by the thread's OS
     name (``ae-http``, ``ae-keystrokes``: explorer/server/threads.py; others by Python's
     ``python``), from /proc."""
     out: dict[str, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
-            stat = (task / "stat").read_text()
             name = (task / "comm").read_text().strip()
-            fields = stat.rsplit(")", 1)[1].split()
-            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+            out[name] = out.get(name, 0.0) + _cpu_seconds(task / "stat")
         except (OSError, IndexError, ValueError):  # a thread that ended meanwhile
             continue
     return out
@@ -273,7 +276,6 @@ def pid_cpu_seconds(pid: int) -> float:
     """CPU time (user + system) process ``pid`` has used so far, from /proc (NaN if gone);
     :meth:`AppServer.cpu_seconds` for a server this benchmark did not start (``--url``)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return _cpu_seconds(Path(f"/proc/{pid}/stat"))
     except (OSError, IndexError, ValueError):
         return float("nan")

@@ -26,6 +26,7 @@ if str(ROOT) not in sys.path:
 
 from explorer.training.lab import LabSettings  # noqa: E402
 from explorer.training.lab_runner import LabRunner  # noqa: E402
+from explorer.training.lab_worker import memory_kb  # noqa: E402
 from explorer.views.lab import LAB_CHOICES, read_settings  # noqa: E402
 
 POLL_S = 0.4  # the page reads its run this often (explorer/ui/lab_tab.py UPDATE_S)
@@ -73,13 +74,6 @@ def memory_mb(runner: LabRunner) -> list[tuple[int, int, int]]:
     return [(w.rss_kb // 1024, w.pss_kb // 1024, w.uss_kb // 1024) for w in runner.workers()]
 
 
-def pss_mb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1]) // 1024
-    return 0
-
-
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--students", type=int, default=30)
@@ -106,7 +100,7 @@ def main(argv: list[str] | None = None) -> dict:
                 time.sleep(0.1)
             result["workers"] = runner.n_workers
             result["forked"] = all(w.forked for w in runner.workers())
-            result["template_mb"] = (pss_mb(runner._zygote.proc.pid)
+            result["template_mb"] = (memory_kb(runner._zygote.proc.pid)["pss_kb"] // 1024
                                      if runner._zygote is not None else 0)
             result["mb_idle"] = idle
             result["mb_after"] = memory_mb(runner)

@@ -103,6 +103,13 @@ def needs_checkpoint(name: str, what: str):
 GRID_DRAWN = "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid"
 
 
+def wait_opened(page, view: str, timeout: float = 60000) -> None:
+    """Wait until the live loop (static/live.js) has opened ``view`` (a tab's id) and marked
+    which knobs apply there: a tab's click shows it before that."""
+    page.wait_for_function("(v) => window.AttentionExplorer?.live?.current() === v",
+                           arg=view, timeout=timeout)
+
+
 def click_tab(page, label: str, tries: int = 3) -> None:
     """Open a tab. The page's bar wraps, so every tab is on it; on a bar that does not,
     the tabs that do not fit a phone sit behind Gradio's "More tabs".

@@ -24,10 +24,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from explorer.training.lab_zygote import Forked, Zygote
+from explorer.training.lab_zygote import ROOT, Forked, Zygote, child_env
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parents[2]  # the folder that holds explorer/
 WORKER_MODULE = "explorer.training.lab_worker"
 
 
@@ -52,11 +51,9 @@ def pool_size(cpus: int | None = None) -> int:
 
 
 def _subprocess(module: str, argv: list[str]) -> subprocess.Popen:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     return subprocess.Popen(
         [sys.executable, "-m", module, *argv],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=child_env(),
         text=True, bufsize=1, close_fds=True)  # close_fds: no other child holds our pipe
 
 

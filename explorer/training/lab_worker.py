@@ -35,15 +35,16 @@ from pathlib import Path
 WEB_MODULES = ("explorer.app", "explorer.ui", "gradio", "pandas")  # what a worker never loads
 
 
-def memory_kb() -> dict[str, int]:
-    """This process's memory in kB (Linux; zeros elsewhere): ``rss_kb`` resident,
+def memory_kb(pid: int | str = "self") -> dict[str, int]:
+    """Process ``pid``'s memory in kB (this one's by default; Linux, zeros elsewhere):
+    ``rss_kb`` resident,
     ``uss_kb`` its own (private) pages, ``pss_kb`` its own plus its share of the pages it
     shares (with the template it was forked from: explorer/training/lab_zygote.py)."""
     fields = {"Rss:": "rss_kb", "Pss:": "pss_kb", "Private_Clean:": "uss_kb",
               "Private_Dirty:": "uss_kb"}
     out = {"rss_kb": 0, "pss_kb": 0, "uss_kb": 0}
     try:
-        for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
             parts = line.split()
             if parts and parts[0] in fields:
                 out[fields[parts[0]]] += int(parts[1])

@@ -37,6 +37,14 @@ ROOT = Path(__file__).resolve().parents[2]  # the folder that holds explorer/
 MAX_REQUEST = 4096  # bytes of one fork request (a command line of a few paths)
 
 
+def child_env() -> dict[str, str]:
+    """The environment a worker (or the template) starts with: this one, with the folder that
+    holds explorer/ first on PYTHONPATH (an installed package or a checkout alike)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
 def available() -> bool:
     """Whether workers can be forked from a template here (Linux: fork and fd passing)."""
     return sys.platform.startswith("linux") and hasattr(socket, "send_fds")
@@ -89,12 +97,9 @@ class Zygote:
 
     def __init__(self) -> None:
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH"))
-                                            if p)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "explorer.training.lab_zygote", str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT, env=child_env())
         theirs.close()
         self._sock = mine
         self._lock = threading.Lock()  # one request and its answer at a time

@@ -14,7 +14,13 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import (  # noqa: F401  (fixtures)
+    GRID_DRAWN,
+    app_url,
+    browser,
+    click_tab,
+    wait_opened,
+)
 
 WAIT = 40000
 EMPTY = "Type a sentence above"
@@ -107,10 +113,6 @@ def test_a_share_link_opens_a_view_on_its_sentence(browser, app_url):  # noqa: F
     context.close()
 
 
-# The live loop has opened this view and marked its knobs (Lessons' marks stay until then).
-OPEN = "(v) => window.AttentionExplorer?.live?.current() === v"
-
-
 def test_knobs_a_view_does_not_use_are_switched_off_with_a_note(page):
     inert = "(id) => document.getElementById(id).inert"
     click_tab(page, "Lessons")
@@ -120,11 +122,11 @@ def test_knobs_a_view_does_not_use_are_switched_off_with_a_note(page):
         assert page.evaluate(inert, knob), knob
     assert not page.evaluate(inert, "theme")
     click_tab(page, "Through the layers")  # all but Layer and Head
-    page.wait_for_function(OPEN, arg="layers", timeout=WAIT)
+    wait_opened(page, "layers", WAIT)  # Lessons' marks stay until the loop opens it
     assert page.evaluate(inert, "head") and not page.evaluate(inert, "mask")
     assert not page.evaluate(inert, "sentence")
     click_tab(page, "Inside one head")  # every knob
-    page.wait_for_function(OPEN, arg="inside", timeout=WAIT)
+    wait_opened(page, "inside", WAIT)
     for knob in ("sentence", "objective", "mask", "layer", "head", "theme"):
         assert not page.evaluate(inert, knob), knob
     assert page.locator("#knob-note .ae-knob-note").is_hidden()

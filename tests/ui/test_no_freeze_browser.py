@@ -35,7 +35,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import (  # noqa: F401  (fixtures)
+    GRID_DRAWN,
+    app_url,
+    browser,
+    click_tab,
+    wait_opened,
+)
 
 WAIT = 60000  # ms, for loading on a busy box; a paste's update gets LAND_S
 LAND_S = 60.0  # s an update may take to land on a loaded box (a frozen page: forever)
@@ -227,8 +233,7 @@ def test_every_view_answers_after_a_paste(browser, app_url, screen):  # noqa: F8
             # a view the shared sentence does not apply to makes its box inert (the Lab,
             # Lessons): nothing to paste there, the view is checked as it opened. The live
             # loop marks the knobs as the tab opens: wait for it before reading them.
-            page.wait_for_function("(v) => window.AttentionExplorer?.live?.current() === v",
-                                   arg=view, timeout=WAIT)
+            wait_opened(page, view, WAIT)
             inert = page.locator(box).evaluate("(el) => el.closest('[inert]') !== null")
             for n, sentence in ({0: None} if inert else SENTENCES).items():
                 where = f"{label} ({screen}, {n} tokens)"
