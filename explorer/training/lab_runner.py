@@ -359,11 +359,10 @@ class LabRunner:
         presses of the same settings share it (the longest one seen)."""
         with self._lock:
             runs = [r for r in map(self._runs.get, run_ids) if r is not None]
-            longest: dict[str, Training] = {}
-            for r in runs:
-                if len(r.training.events) > len(longest.get(r.training.key, r.training).events):
-                    longest[r.training.key] = r.training
-                longest.setdefault(r.training.key, r.training)
+            longest: dict[str, Training] = {}  # key -> its training with the most events
+            for t in (r.training for r in runs):
+                if t.key not in longest or len(t.events) > len(longest[t.key].events):
+                    longest[t.key] = t
             copied = {}
             for key, t in longest.items():
                 kept = t.events[::max(1, -(-len(t.events) // points))]
