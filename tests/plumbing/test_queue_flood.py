@@ -50,8 +50,11 @@ def test_one_session_holds_at_most_two_waiting_events(app_url):  # noqa: F811
                                           for _ in range(16)))
     codes = [code for code, _ in asyncio.run(burst())]
     # QUEUED_PER_SESSION waiting, plus those Patch's 2 workers took (and finished) while
-    # the 16 arrived: most are refused, none with 503
-    assert QUEUED_PER_SESSION <= codes.count(200) <= 8, codes
+    # the 16 arrived: how many finished depends on the box's load (a quiet box let 4-5
+    # in, the full suite on 2 cores 10), so the bound here only says that the line held
+    # some back; test_sessions' test_a_session_joins_only_while_fewer_than_two_of_its_
+    # events_wait pins the exact rule. None is refused with 503.
+    assert QUEUED_PER_SESSION <= codes.count(200) <= 12, codes
     assert codes.count(429) == 16 - codes.count(200), codes
     assert 503 not in codes
 

@@ -58,6 +58,28 @@ def test_a_class_behind_one_address_is_not_one_client():
     assert not all(lim.admit("school", "student0") for _ in range(200))  # its own bucket
 
 
+def test_a_session_joins_only_while_fewer_than_two_of_its_events_wait():
+    """The queue's share per session, by hand: refused at QUEUED_PER_SESSION waiting
+    (counting joins admitted but not yet in the queue), admitted again once one starts,
+    and another session is not held by it; then the join bucket, refilled by the clock."""
+    clock = Clock()
+    waiting = {"a": 0, "b": 0}
+    lim = RateLimiter(clock=clock, joins_per_s=1, join_burst=3, queued_per_session=2)
+    lim.waiting = waiting.get
+    assert lim.admit_join("a") and lim.admit_join("a", joining=1)
+    assert not lim.admit_join("a", joining=2)  # two admitted, neither in the queue yet
+    waiting["a"] = 2
+    assert not lim.admit_join("a") and lim.refused == 2
+    assert lim.admit_join("b")  # b has its own share
+    waiting["a"] = 1  # one of a's started
+    assert lim.admit_join("a")  # its third token
+    waiting["a"] = 0
+    assert not lim.admit_join("a") and lim.refused == 3  # the bucket is empty
+    clock.t = 1.0
+    assert lim.admit_join("a")  # one token a second
+    assert lim.admit_join(None)  # Gradio itself refuses a join without a session
+
+
 def test_new_sessions_and_each_session_have_their_own_buckets():
     clock = Clock()
     lim = RateLimiter(new_sessions_per_s=1, new_session_burst=3, session_requests_per_s=1,
