@@ -72,62 +72,105 @@ def matrix_figure(
     n_rows, n_cols = z.shape
     gone = np.isneginf(z) if blocked is None else (np.asarray(blocked, bool) | np.isneginf(z))
     shown = np.where(gone, np.float32(np.nan), z)
-
-    def labels(tokens, names, n):
-        if tokens is not None:
-            if len(tokens) != n:
-                raise ValueError(f"{len(tokens)} tokens for an axis of {n}")
-            return axis_labels(tokens)
-        if names is not None:
-            if len(names) != n:
-                raise ValueError(f"{len(names)} names for an axis of {n}")
-            return [plotly_safe(str(s)) for s in names]
-        return None
-
-    rows = labels(row_tokens, row_names, n_rows)
-    cols = labels(col_tokens, col_names, n_cols)
-    row_word = row_title or "row"
-    col_word = col_title or "column"
-    y_hover = f"{row_word} %{{y:d}}: %{{y}}" if rows else f"{row_word} %{{y:d}}"
-    x_hover = f"{col_word} %{{x:d}}: %{{x}}" if cols else f"{col_word} %{{x:d}}"
-    where = plotly_safe(y_hover) + "<br>" + plotly_safe(x_hover) + "<br>"
-
-    if colors == "weights":
-        lo, hi = zrange or (0.0, 1.0)
-    elif colors == "cyclic":
-        lo, hi = zrange or (0.0, 2 * math.pi)
-    else:
-        peak = _symmetric_range(shown) if zrange is None else None
-        lo, hi = zrange or (-peak, peak)
+    rows = _axis_names(row_tokens, row_names, n_rows)
+    cols = _axis_names(col_tokens, col_names, n_cols)
+    y_hover = _hover_line(row_title or "row", "y", rows is not None)
+    where = plotly_safe(y_hover) + "<br>" \
+        + plotly_safe(_hover_line(col_title or "column", "x", cols is not None)) + "<br>"
     small = n_rows <= CELL_TEXT_LIMIT and n_cols <= CELL_TEXT_LIMIT
-    tiny = n_rows <= MASK_TEXT_LIMIT and n_cols <= MASK_TEXT_LIMIT
+    main = _main_trace(shown, _value_range(colors, shown, zrange), colors, th, value_name,
+                       where, cell_text if small else None, n_cols)
+    data = [main]
+    if gone.any():
+        tiny = n_rows <= MASK_TEXT_LIMIT and n_cols <= MASK_TEXT_LIMIT
+        data.append(_blocked_trace(gone, where, blocked_text, th,
+                                   tiny or bool(cell_text and small)))
+    layout = base_layout(th)
+    notes, top = _titles(title, subtitle, th, wrap)
+    xaxis, yaxis = _axes(rows, cols, row_title, col_title, square, th)
+    if row_sums:
+        if square:  # keep the square next to its row-sum column
+            xaxis["constraintoward"] = "right"
+        xaxis["domain"] = [0.0, 0.86]
+        data.append(_row_sum_trace(z, gone, y_hover, th))
+        layout["xaxis2"] = _row_sum_axis(th)
+        main["colorbar"]["x"] = 1.02
+    if height is None:
+        height = _auto_height(n_rows, top, small, square, side, bool(cell_text and small))
+    if square:  # a short, slim colour bar next to the square: phones have little width
+        main["colorbar"].update(len=0.6, y=1, yanchor="top", thickness=8)
+        main["colorbar"].pop("title", None)
+    layout.update(height=height, xaxis=xaxis, yaxis=yaxis, annotations=notes,
+                  shapes=_guides(head_columns, group_width, n_rows, n_cols, th),
+                  margin={"l": 8, "r": 8, "t": top, "b": 8, "pad": 0})
+    return _figure(data, layout)
+
+
+def _axis_names(tokens, names, n: int) -> list[str] | None:
+    """An axis's labels: the student's ``tokens`` (made visible and escaped), or our own
+    ``names`` (escaped), or None (the axis is numbered)."""
+    if tokens is not None:
+        if len(tokens) != n:
+            raise ValueError(f"{len(tokens)} tokens for an axis of {n}")
+        return axis_labels(tokens)
+    if names is not None:
+        if len(names) != n:
+            raise ValueError(f"{len(names)} names for an axis of {n}")
+        return [plotly_safe(str(s)) for s in names]
+    return None
+
+
+def _hover_line(word: str, axis: str, labelled: bool) -> str:
+    """A hover line naming a cell's row or column by number (and its label if any)."""
+    return f"{word} %{{{axis}:d}}: %{{{axis}}}" if labelled else f"{word} %{{{axis}:d}}"
+
+
+def _value_range(colors: str, shown: np.ndarray, zrange) -> tuple[float, float]:
+    """The colour scale's (low, high): weights 0..1, angles 0..2π, else symmetric."""
+    if colors == "weights":
+        return zrange or (0.0, 1.0)
+    if colors == "cyclic":
+        return zrange or (0.0, 2 * math.pi)
+    peak = _symmetric_range(shown) if zrange is None else None
+    return zrange or (-peak, peak)
+
+
+def _main_trace(shown, zrange, colors: str, th: Theme, value_name: str, where: str,
+                cell_text: str | None, n_cols: int) -> dict:
+    """The values' heatmap; ``cell_text`` (a d3 format) writes each into its cell."""
+    lo, hi = zrange
     main = {
         "type": "heatmap", "z": shown, "zmin": lo, "zmax": hi, "xgap": 0, "ygap": 0,
         "colorscale": _colorscale(colors, th), "colorbar": _colorbar(th, value_name),
         "hoverongaps": False, "name": plotly_safe(value_name),
         "hovertemplate": where + plotly_safe(value_name) + " %{z:.4f}<extra></extra>",
     }
-    if cell_text and small:  # the numbers are in the cells: no colour bar needed
+    if cell_text:  # the numbers are in the cells: no colour bar needed
         main["texttemplate"] = "%{z:" + cell_text + "}"
         main["textfont"] = {"size": 10 if n_cols <= 8 else 8}
         main["showscale"] = False
-    data = [main]
-    if gone.any():
-        grey = {
-            "type": "heatmap", "z": np.where(gone, np.float32(1), np.float32(np.nan)),
-            "colorscale": [[0, th.masked], [1, th.masked]], "showscale": False,
-            "hoverongaps": False, "name": "masked",
-            "hovertemplate": where + "masked: " + plotly_safe(blocked_text)
-            + "<extra></extra>",
-        }
-        if tiny or (cell_text and small):
-            grey["text"] = np.where(gone, plotly_safe(blocked_text), "").tolist()
-            grey["texttemplate"] = "%{text}"
-            grey["textfont"] = {"size": 10, "color": th.font}  # muted: < 4.5:1 on grey
-        data.append(grey)
+    return main
 
-    layout = base_layout(th)
-    notes, top = _titles(title, subtitle, th, wrap)
+
+def _blocked_trace(gone: np.ndarray, where: str, blocked_text: str, th: Theme,
+                   with_text: bool) -> dict:
+    """The blocked cells in grey, hover (and, ``with_text``, the cell) ``blocked_text``."""
+    grey = {
+        "type": "heatmap", "z": np.where(gone, np.float32(1), np.float32(np.nan)),
+        "colorscale": [[0, th.masked], [1, th.masked]], "showscale": False,
+        "hoverongaps": False, "name": "masked",
+        "hovertemplate": where + "masked: " + plotly_safe(blocked_text) + "<extra></extra>",
+    }
+    if with_text:
+        grey["text"] = np.where(gone, plotly_safe(blocked_text), "").tolist()
+        grey["texttemplate"] = "%{text}"
+        grey["textfont"] = {"size": 10, "color": th.font}  # muted: < 4.5:1 on grey
+    return grey
+
+
+def _axes(rows, cols, row_title: str, col_title: str, square: bool,
+          th: Theme) -> tuple[dict, dict]:
+    """The x and y axes: labelled or numbered, rows top to bottom, ``square`` cells."""
     xaxis = (_labels_axis(cols, col_title, th) if cols is not None
              else _number_axis(col_title, th))
     yaxis = (_labels_axis(rows, row_title, th) if rows is not None
@@ -136,24 +179,32 @@ def matrix_figure(
     if square:
         yaxis.update(scaleanchor="x", constrain="domain", constraintoward="top")
         xaxis["constrain"] = "domain"
+    return xaxis, yaxis
+
+
+def _row_sum_trace(z: np.ndarray, gone: np.ndarray, y_hover: str, th: Theme) -> dict:
+    """A narrow column of each row's sum (blocked cells count 0) on the second x axis."""
+    sums = np.nansum(np.where(gone, 0, z), axis=1).astype(np.float32)[:, None]
+    return {
+        "type": "heatmap", "z": sums, "xaxis": "x2", "yaxis": "y", "zmin": 0, "zmax": 2,
+        "colorscale": [[0, th.paper], [1, th.paper]], "showscale": False,
+        "texttemplate": "%{z:.3f}" if z.shape[0] <= 40 else "", "textfont": {"size": 9},
+        "hovertemplate": plotly_safe(y_hover) + "<br>row sum %{z:.6f}<extra></extra>",
+        "name": "row sum", "xgap": 1, "ygap": 1,
+    }
+
+
+def _row_sum_axis(th: Theme) -> dict:
+    return {"domain": [0.88, 1.0], "anchor": "y", "tickmode": "array",
+            "tickvals": [0], "ticktext": ["row sum"], "side": "top",
+            "showgrid": False, "zeroline": False, "fixedrange": True,
+            "tickfont": {"size": 10, "color": th.muted}}
+
+
+def _guides(head_columns, group_width, n_rows: int, n_cols: int, th: Theme) -> list[dict]:
+    """An outline round columns ``head_columns`` [start, stop) and a dotted line every
+    ``group_width`` columns (the heads of a concatenation)."""
     shapes = []
-    if row_sums:
-        if square:  # keep the square next to its row-sum column
-            xaxis["constraintoward"] = "right"
-        sums = np.nansum(np.where(gone, 0, z), axis=1).astype(np.float32)[:, None]
-        xaxis["domain"] = [0.0, 0.86]
-        data.append({
-            "type": "heatmap", "z": sums, "xaxis": "x2", "yaxis": "y", "zmin": 0, "zmax": 2,
-            "colorscale": [[0, th.paper], [1, th.paper]], "showscale": False,
-            "texttemplate": "%{z:.3f}" if n_rows <= 40 else "", "textfont": {"size": 9},
-            "hovertemplate": plotly_safe(y_hover) + "<br>row sum %{z:.6f}<extra></extra>",
-            "name": "row sum", "xgap": 1, "ygap": 1,
-        })
-        layout["xaxis2"] = {"domain": [0.88, 1.0], "anchor": "y", "tickmode": "array",
-                            "tickvals": [0], "ticktext": ["row sum"], "side": "top",
-                            "showgrid": False, "zeroline": False, "fixedrange": True,
-                            "tickfont": {"size": 10, "color": th.muted}}
-        main["colorbar"]["x"] = 1.02
     if head_columns is not None:
         a, b = head_columns
         shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": a - 0.5, "x1": b - 0.5,
@@ -164,19 +215,19 @@ def matrix_figure(
             shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": c - 0.5,
                            "x1": c - 0.5, "y0": 0, "y1": 1, "layer": "above",
                            "line": {"color": th.font, "width": 1, "dash": "dot"}})
-    if height is None:
-        per = 20 if small else (14 if n_rows <= 64 else 6)
-        height = int(min(760, max(200, 90 + top + per * n_rows)))
-        if square:  # the plot is about as wide as a half-page column: keep it near square
-            if side is None:
-                side = 46 * n_rows if (cell_text and small) else 16 * n_rows
-            height = int(top + 90 + min(400, max(200, side)))
-    if square:  # a short, slim colour bar next to the square: phones have little width
-        main["colorbar"].update(len=0.6, y=1, yanchor="top", thickness=8)
-        main["colorbar"].pop("title", None)
-    layout.update(height=height, xaxis=xaxis, yaxis=yaxis, annotations=notes, shapes=shapes,
-                  margin={"l": 8, "r": 8, "t": top, "b": 8, "pad": 0})
-    return _figure(data, layout)
+    return shapes
+
+
+def _auto_height(n_rows: int, top: int, small: bool, square: bool, side: int | None,
+                 numbers_in_cells: bool) -> int:
+    """A height for ``n_rows`` rows under a title ``top`` px tall; a ``square`` one about
+    as wide as a half-page column (``side`` px, else from the rows)."""
+    if square:
+        if side is None:
+            side = 46 * n_rows if numbers_in_cells else 16 * n_rows
+        return int(top + 90 + min(400, max(200, side)))
+    per = 20 if small else (14 if n_rows <= 64 else 6)
+    return int(min(760, max(200, 90 + top + per * n_rows)))
 
 
 def stage_figure(stage, tokens: Sequence[str], *, theme: str | Theme = "light",
