@@ -144,17 +144,7 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
     steps, x_snap, y_snap = steps[:upto], x_snap[:upto], y_snap[:upto]
     trend, induction, induction_probe = (None if c is None else list(c)[:upto]
                                          for c in (trend, induction, induction_probe))
-    data: list[dict] = [{
-        "type": "scatter", "mode": "lines", "x": x_hist, "y": y_hist, "yaxis": "y",
-        "name": "validation loss", "line": {"color": th.bar, "width": 2},
-        "hovertemplate": "%{x:,.0f} tokens<br>validation loss %{y:.3f}<extra></extra>",
-    }, {
-        "type": "scatter", "mode": "markers", "x": x_snap, "y": y_snap, "yaxis": "y",
-        "customdata": steps, "name": "training loss at a snapshot",
-        "marker": {"color": th.muted, "size": 7},
-        "hovertemplate": "snapshot at step %{customdata:d}<br>%{x:,.0f} tokens<br>"
-                         "training loss %{y:.3f}<extra></extra>",
-    }, _this_snapshot(x_snap[current], y_snap[current], "y", th)]
+    data = _loss_traces(x_hist, y_hist, x_snap, y_snap, steps, current, th)
     axis = {"showgrid": True, "gridcolor": th.grid, "zeroline": False, "automargin": True,
             "tickfont": {"size": 10, "color": th.font}, "fixedrange": True}
     layout = base_layout(th)
@@ -173,43 +163,76 @@ def training_chart(history: Sequence[dict], snapshots: Sequence[tuple[int, int, 
         annotations=[_title("Loss (line: validation, dots: training)")],
     )
     if two:
-        t = np.asarray(trend, dtype=np.float64)
-        data += [{
-            "type": "scatter", "mode": "lines+markers", "x": x_snap, "y": t, "yaxis": "y2",
-            "customdata": steps, "name": "previous-token attention",
-            "line": {"color": th.heads[2], "width": 2}, "marker": {"size": 6},
-            "hovertemplate": "snapshot at step %{customdata:d}<br>strongest head puts "
-                             "%{y:.0%} on the previous token<extra></extra>",
-        }, _this_snapshot(x_snap[current], t[current], "y2", th)]
-        for curve, name, colour, dash, symbol, where in (
-                (induction, "induction (sentence said twice)", th.heads[0], "dot", "diamond",
-                 "on your sentence said twice"),
-                (induction_probe, "induction (a word list said twice)", th.heads[1],
-                 "dashdot", "square", "on a word list said twice")):
-            if curve is not None:
-                data.append(_copy_curve(x_snap, curve, steps, name, colour, dash, symbol,
-                                        where))
-        if baseline is not None:
-            data.append({"type": "scatter", "mode": "lines", "x": list(10 ** x_range),
-                         "y": [baseline, baseline], "yaxis": "y2", "name": "even spread",
-                         "line": {"color": th.muted, "width": 1, "dash": "dash"},
-                         "hovertemplate": "spreading evenly: %{y:.0%}<extra></extra>"})
+        data += _lower_traces(x_snap, steps, current, trend, induction, induction_probe,
+                              baseline, x_range, th)
         layout["yaxis2"] = {**axis, "domain": [0.0, 0.36], "anchor": "x", "tickformat": ".0%",
                             "range": [0, 1], "title": {"text": "weight"}}
-        # Short lines, starting over the axis' labels: a phone's chart is ~330 px wide and
-        # Plotly does not wrap annotations.
-        # Two lines at most: the gap between the panels shrinks with the chart (a phone's
-        # room under a step's bar), and a third line ran into the loss panel.
-        lines = ["Best head's weight: previous word (solid),"]
-        if induction is not None and induction_probe is not None:
-            lines += ["copy target (dotted: yours twice; dash-dot: a list)"]
-        elif induction is not None:
-            lines += ["copy target, your sentence twice (dotted)"]
-        elif induction_probe is not None:
-            lines += ["copy target, a word list twice (dash-dot)"]
-        else:
-            lines = ["Best head's weight on the previous word"]
-        for k, line in enumerate(reversed(lines)):
+        for k, line in enumerate(reversed(_lower_title(induction is not None,
+                                                        induction_probe is not None))):
             layout["annotations"].append({**_title(line, y=0.36), "yshift": 4 + 16 * k,
                                           "xshift": -40, "font": {"size": 12}})
     return _figure(data, layout)
+
+
+def _lower_traces(x_snap, steps, current: int, trend, induction, induction_probe,
+                  baseline: float | None, x_range, th: Theme) -> list[dict]:
+    """The lower panel: the previous-token trend (the current snapshot large), the copy
+    curves given, and the even spread (dashed)."""
+    t = np.asarray(trend, dtype=np.float64)
+    data = [{
+        "type": "scatter", "mode": "lines+markers", "x": x_snap, "y": t, "yaxis": "y2",
+        "customdata": steps, "name": "previous-token attention",
+        "line": {"color": th.heads[2], "width": 2}, "marker": {"size": 6},
+        "hovertemplate": "snapshot at step %{customdata:d}<br>strongest head puts "
+                         "%{y:.0%} on the previous token<extra></extra>",
+    }, _this_snapshot(x_snap[current], t[current], "y2", th)]
+    for curve, name, colour, dash, symbol, where in (
+            (induction, "induction (sentence said twice)", th.heads[0], "dot", "diamond",
+             "on your sentence said twice"),
+            (induction_probe, "induction (a word list said twice)", th.heads[1],
+             "dashdot", "square", "on a word list said twice")):
+        if curve is not None:
+            data.append(_copy_curve(x_snap, curve, steps, name, colour, dash, symbol,
+                                    where))
+    if baseline is not None:
+        data.append({"type": "scatter", "mode": "lines", "x": list(10 ** x_range),
+                     "y": [baseline, baseline], "yaxis": "y2", "name": "even spread",
+                     "line": {"color": th.muted, "width": 1, "dash": "dash"},
+                     "hovertemplate": "spreading evenly: %{y:.0%}<extra></extra>"})
+    return data
+
+
+def _loss_traces(x_hist, y_hist, x_snap, y_snap, steps, current: int,
+                 th: Theme) -> list[dict]:
+    """The upper panel: validation loss (a line), training loss at each snapshot (dots),
+    the current snapshot large."""
+    return [{
+        "type": "scatter", "mode": "lines", "x": x_hist, "y": y_hist, "yaxis": "y",
+        "name": "validation loss", "line": {"color": th.bar, "width": 2},
+        "hovertemplate": "%{x:,.0f} tokens<br>validation loss %{y:.3f}<extra></extra>",
+    }, {
+        "type": "scatter", "mode": "markers", "x": x_snap, "y": y_snap, "yaxis": "y",
+        "customdata": steps, "name": "training loss at a snapshot",
+        "marker": {"color": th.muted, "size": 7},
+        "hovertemplate": "snapshot at step %{customdata:d}<br>%{x:,.0f} tokens<br>"
+                         "training loss %{y:.3f}<extra></extra>",
+    }, _this_snapshot(x_snap[current], y_snap[current], "y", th)]
+
+
+def _lower_title(induction: bool, probe: bool) -> list[str]:
+    """The lower panel's title, top line first.
+
+    Short lines, starting over the axis' labels: a phone's chart is ~330 px wide and
+    Plotly does not wrap annotations. Two lines at most: the gap between the panels
+    shrinks with the chart (a phone's room under a step's bar), and a third line ran into
+    the loss panel."""
+    if induction and probe:
+        return ["Best head's weight: previous word (solid),",
+                "copy target (dotted: yours twice; dash-dot: a list)"]
+    if induction:
+        return ["Best head's weight: previous word (solid),",
+                "copy target, your sentence twice (dotted)"]
+    if probe:
+        return ["Best head's weight: previous word (solid),",
+                "copy target, a word list twice (dash-dot)"]
+    return ["Best head's weight on the previous word"]
