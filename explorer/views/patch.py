@@ -212,6 +212,48 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
     if model is None:
         return PatchView("⚠️ " + zoo.why_missing(name))
     config = model.config
+    refused = _refused(tok, config, clean_text, corrupt_text)
+    if isinstance(refused, PatchView):
+        return refused
+    clean, corrupt, notices = refused
+    settings = controls.settings()
+    theme = controls.theme
+    p = patch(model, clean.ids, corrupt.ids, settings)
+    answer, wrong = tok.decode([p.answer]), tok.decode([p.wrong])
+    pair = [["clean", len(clean.ids), answer, round(p.ld_clean, 2), answer, wrong],
+            ["corrupted", len(corrupt.ids), tok.decode([int(np.argmax(p.corrupt_logits))]),
+             round(p.ld_corrupt, 2), answer, wrong]]
+    lens_fig = _lens_figure(model, tok, p, clean.pieces, theme)
+    lines = [f"Model **{name}** · {plural(len(clean.ids), 'token')} · the answer is the "
+             "clean run's guess, the competitor the corrupted run's (table)."]
+    if settings.resolve(config).interventions:
+        lines.append("🧪 Also an experiment on the trained model: "
+                     + "; ".join(settings.resolve(config).interventions) + ".")
+    lines += notices
+    attribution = _attribution_figure(model, p, theme, lines)
+    if not p.restorable:
+        lines.append(no_shares(p, answer, wrong))
+        return PatchView("\n\n".join(lines), pair, "", None, None, None, lens_fig,
+                         attribution, p)
+    chosen = parse_cell(cell, config.n_layers, config.n_heads, len(clean.ids))
+    if chosen is None:
+        la, h = np.unravel_index(int(np.argmax(p.heads)), p.heads.shape)
+        chosen = ("head", int(la), int(h))
+    kind, layer, index = chosen
+    probs = patch_one(model, corrupt.ids, p.clean, HEAD_HOOK if kind == "head" else RESID_HOOK,
+                      layer, index, settings)
+    ld = float(np.log(probs[p.answer]) - np.log(probs[p.wrong]))
+    pair.append([f"corrupted, {cell_name(chosen)} patched", len(corrupt.ids),
+                 tok.decode([int(np.argmax(probs))]), round(ld, 2), answer, wrong])
+    heads_fig, positions_fig, guesses = _share_figures(tok, p, probs, chosen, clean.pieces,
+                                                       theme)
+    return PatchView("\n\n".join(lines), pair, reading(p), heads_fig, positions_fig, guesses,
+                     lens_fig, attribution, p, chosen)
+
+
+def _refused(tok: Tokenizer, config, clean_text: str, corrupt_text: str):
+    """Why these two sentences cannot be patched (a :class:`PatchView` with the message),
+    or their ``(clean, corrupt, notices)`` prepared."""
     if not config.causal:
         return PatchView("ℹ️ " + INTRO_NOT_NEXT_WORD)
     if not (clean_text or "").strip():
@@ -232,50 +274,38 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
     if clean.ids == corrupt.ids:
         return PatchView("ℹ️ The two sentences are the same tokens, so there is nothing to "
                          "patch: change a word in the corrupted copy.")
-    settings = controls.settings()
-    theme = controls.theme
-    p = patch(model, clean.ids, corrupt.ids, settings)
-    answer, wrong = tok.decode([p.answer]), tok.decode([p.wrong])
-    pair = [["clean", len(clean.ids), answer, round(p.ld_clean, 2), answer, wrong],
-            ["corrupted", len(corrupt.ids), tok.decode([int(np.argmax(p.corrupt_logits))]),
-             round(p.ld_corrupt, 2), answer, wrong]]
+    return clean, corrupt, notices
+
+
+def _lens_figure(model, tok: Tokenizer, p: Patching, pieces: list[str], theme: str):
+    """The logit lens of the clean run, each cell's top guesses named."""
     lens = logit_lens(model, p.clean)
-    lens_fig = figures.logit_lens_grid(
+    return figures.logit_lens_grid(
         lens.top_probs, [[[tok.decode([int(i)]) for i in cell_ids] for cell_ids in row]
-                         for row in lens.top_ids], clean.pieces, theme=theme,
+                         for row in lens.top_ids], pieces, theme=theme,
         title="Logit lens: each layer read as a guess (clean run)",
         subtitle="The residual stream after each layer put through the final norm and the "
                  "unembedding: an approximation of what the layer 'thinks'. The last row is "
                  "the model's own guess. Click a cell for its top five.")
-    lines = [f"Model **{name}** · {plural(len(clean.ids), 'token')} · the answer is the "
-             "clean run's guess, the competitor the corrupted run's (table)."]
-    if settings.resolve(config).interventions:
-        lines.append("🧪 Also an experiment on the trained model: "
-                     + "; ".join(settings.resolve(config).interventions) + ".")
-    lines += notices
+
+
+def _attribution_figure(model, p: Patching, theme: str, lines: list[str]):
+    """Each head's direct push toward the answer, or None (and why, added to ``lines``)."""
     dla = direct_logit_attribution(model, p.clean, p.answer, p.wrong)
-    attribution = None
     if dla is None:
         lines.append("ℹ️ Direct logit attribution needs a model whose residual stream is a "
                      "sum (pre-norm); this one normalises after every block.")
-    else:
-        attribution = figures.head_attribution_grid(
-            dla.heads, theme=theme, title="Direct logit attribution (clean run)",
-            subtitle=attribution_subtitle(dla))
-    if not p.restorable:
-        lines.append(no_shares(p, answer, wrong))
-        return PatchView("\n\n".join(lines), pair, "", None, None, None, lens_fig,
-                         attribution, p)
-    chosen = parse_cell(cell, config.n_layers, config.n_heads, len(clean.ids))
-    if chosen is None:
-        la, h = np.unravel_index(int(np.argmax(p.heads)), p.heads.shape)
-        chosen = ("head", int(la), int(h))
+        return None
+    return figures.head_attribution_grid(
+        dla.heads, theme=theme, title="Direct logit attribution (clean run)",
+        subtitle=attribution_subtitle(dla))
+
+
+def _share_figures(tok: Tokenizer, p: Patching, probs, chosen: tuple[str, int, int],
+                   pieces: list[str], theme: str):
+    """The heads' and the positions' shares restored, and the guesses corrupted →
+    patched at the ``chosen`` cell (``probs``: the patched run's)."""
     kind, layer, index = chosen
-    probs = patch_one(model, corrupt.ids, p.clean, HEAD_HOOK if kind == "head" else RESID_HOOK,
-                      layer, index, settings)
-    ld = float(np.log(probs[p.answer]) - np.log(probs[p.wrong]))
-    pair.append([f"corrupted, {cell_name(chosen)} patched", len(corrupt.ids),
-                 tok.decode([int(np.argmax(probs))]), round(ld, 2), answer, wrong])
     corrupt_probs = np.exp(p.corrupt_logits - p.corrupt_logits.max())
     corrupt_probs /= corrupt_probs.sum()
     guesses = compare_figures.prediction_change_bar(
@@ -287,9 +317,8 @@ def patch_view(zoo: Zoo, tok: Tokenizer, clean_text: str, corrupt_text: str,
         subtitle="Each head's output (every position) copied from the clean run into the "
                  "corrupted one. Click a cell to patch it.")
     positions_fig = figures.position_share_grid(
-        p.positions, clean.pieces, theme=theme,
+        p.positions, pieces, theme=theme,
         title="Share restored by patching the residual stream",
         subtitle="After each layer, at one position: where the information sits and when it "
                  "moves to the last token. Click a cell to patch it.")
-    return PatchView("\n\n".join(lines), pair, reading(p), heads_fig, positions_fig, guesses,
-                     lens_fig, attribution, p, chosen)
+    return heads_fig, positions_fig, guesses
