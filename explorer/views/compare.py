@@ -228,6 +228,60 @@ class CompareView:
     comparison: Comparison | None = None
 
 
+def _difference_figures(c: Comparison, a: Run, b: Run, layer: int, head: int, theme: str,
+                        lines: list[str]):
+    """Right − left at the selected head (or layer average) and the attention that moved
+    per head, with a line for ``lines`` saying how much moved and where most; (None,
+    None) when the two models' heads cannot be paired."""
+    if c.diff is None:
+        return None, None
+    pa, pb = c.pair(layer, head)
+    what = f"layer {layer} (head average)" if c.per_layer else f"layer {layer}, head {head}"
+    diff_fig = compare_figures.difference_heatmap(
+        pa, pb, a.tokens, blocked=a.blocked & b.blocked, theme=theme,
+        title=f"Right − left, {what}")
+    columns = ["layer average"] if c.per_layer else None
+    per_head = compare_figures.head_difference_grid(
+        c.moved, columns=columns, theme=theme, number_format=".0%", colorbar="moved",
+        selected=(layer, 0 if c.per_layer else head),
+        title="Attention that moved, per " + ("layer" if c.per_layer else "head"))
+    overall = float(c.moved.mean())
+    if overall == 0.0:
+        lines.append("The two configurations attend **identically** on this sentence "
+                     "(every difference is 0).")
+    else:
+        la, h = np.unravel_index(int(np.argmax(c.moved)), c.moved.shape)
+        where = f"layer {la}" if c.per_layer else f"L{la} H{h}"
+        lines.append(f"On average **{overall:.0%}** of each token's attention moved; the "
+                     f"most in **{where}** ({float(c.moved[la, h]):.0%}).")
+    return diff_fig, per_head
+
+
+def _guess_change(c: Comparison, a: Run, b: Run, l_tok: Tokenizer, r_tok: Tokenizer,
+                  theme: str, lines: list[str]):
+    """Either side's top guesses as a chart (None without guesses), with a line for
+    ``lines`` saying by how much of their probability the guesses differ."""
+    if not c.predictions:
+        return None
+    preds = compare_figures.prediction_change_bar(
+        c.predictions, names=("left", "right"), theme=theme,
+        title="Top guesses of either side")
+    if a.probs is None or b.probs is None:
+        return preds
+    if r_tok is not l_tok:  # two vocabularies (a Lab model's words, a zoo model's pieces)
+        pa, pb = _by_word(l_tok, a.probs), _by_word(r_tok, b.probs)
+        tv = 0.5 * sum(abs(pa.get(w, 0.0) - pb.get(w, 0.0)) for w in {*pa, *pb})
+        same = max(pa, key=pa.get) == max(pb, key=pb.get)
+        lines.append(f"The guesses differ by {tv:.0%} of their probability, word by word "
+                     f"({TV_WORDS}); top guess {'the same' if same else '**different**'}.")
+    else:
+        tv = 0.5 * float(np.abs(a.probs.astype(np.float64) - b.probs).sum())
+        same = int(np.argmax(a.probs)) == int(np.argmax(b.probs))
+        lines.append(f"The guesses differ by {tv:.0%} of their probability ({TV_WORDS}); "
+                     f"top guess {'the same' if same else '**different**'}.")
+    return preds
+
+
 def _describe(run_: Run) -> str:
     how = "; ".join(run_.interventions) if run_.interventions else "as trained"
     return f"**{run_.name}** ({how})"
@@ -277,45 +331,9 @@ def compare_view(zoo: Zoo, tok: Tokenizer, text: str, left: Controls,
 
     left_fig = _head_figure(a, layer, max(left.head, 0), "Left", theme)
     right_fig = _head_figure(b, layer, max(left.head, 0), "Right", theme)
-    diff_fig = per_head = None
     lines = [f"Left: {_describe(a)} · Right: {_describe(b)} · {plural(len(a.tokens), 'token')}"]
-    if c.diff is not None:
-        pa, pb = c.pair(layer, head)
-        what = f"layer {layer} (head average)" if c.per_layer else f"layer {layer}, head {head}"
-        diff_fig = compare_figures.difference_heatmap(
-            pa, pb, a.tokens, blocked=a.blocked & b.blocked, theme=theme,
-            title=f"Right − left, {what}")
-        columns = ["layer average"] if c.per_layer else None
-        per_head = compare_figures.head_difference_grid(
-            c.moved, columns=columns, theme=theme, number_format=".0%", colorbar="moved",
-            selected=(layer, 0 if c.per_layer else head),
-            title="Attention that moved, per " + ("layer" if c.per_layer else "head"))
-        overall = float(c.moved.mean())
-        if overall == 0.0:
-            lines.append("The two configurations attend **identically** on this sentence "
-                         "(every difference is 0).")
-        else:
-            la, h = np.unravel_index(int(np.argmax(c.moved)), c.moved.shape)
-            where = f"layer {la}" if c.per_layer else f"L{la} H{h}"
-            lines.append(f"On average **{overall:.0%}** of each token's attention moved; the "
-                         f"most in **{where}** ({float(c.moved[la, h]):.0%}).")
-    preds = None
-    if c.predictions:
-        preds = compare_figures.prediction_change_bar(
-            c.predictions, names=("left", "right"), theme=theme,
-            title="Top guesses of either side")
-        if a.probs is not None and b.probs is not None and r_tok is not l_tok:
-            # two vocabularies (a Lab model's words, a zoo model's pieces): by word
-            pa, pb = _by_word(l_tok, a.probs), _by_word(r_tok, b.probs)
-            tv = 0.5 * sum(abs(pa.get(w, 0.0) - pb.get(w, 0.0)) for w in {*pa, *pb})
-            same = max(pa, key=pa.get) == max(pb, key=pb.get)
-            lines.append(f"The guesses differ by {tv:.0%} of their probability, word by word "
-                         f"({TV_WORDS}); top guess {'the same' if same else '**different**'}.")
-        elif a.probs is not None and b.probs is not None:
-            tv = 0.5 * float(np.abs(a.probs.astype(np.float64) - b.probs).sum())
-            same = int(np.argmax(a.probs)) == int(np.argmax(b.probs))
-            lines.append(f"The guesses differ by {tv:.0%} of their probability ({TV_WORDS}); "
-                         f"top guess {'the same' if same else '**different**'}.")
+    diff_fig, per_head = _difference_figures(c, a, b, layer, head, theme, lines)
+    preds = _guess_change(c, a, b, l_tok, r_tok, theme, lines)
     lines += [f"ℹ️ {n}" for n in notes]
     lines += [f"⚠️ {n}" for n in dict.fromkeys(a.notices + b.notices)]
     return CompareView(left_fig, right_fig, diff_fig, per_head, preds, "\n\n".join(lines), c)
