@@ -282,27 +282,44 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
 
     grid = attention_grid(a.off.patterns, a.off.tokens, theme=theme)
     compare_figures.mark_heads_off(grid, config.n_heads, heads_off, theme)
-    preds = None
-    # each guess in quotes: a bare "." or "," was a dot beside the bar, not a label
-    rows = [(f"“{t}”", p, q) for t, p, q in prediction_rows(tok, a.on.probs, a.off.probs)]
-    if rows and heads_off:
-        preds = compare_figures.prediction_change_bar(
-            rows, names=("all heads on", "heads off"), theme=theme,
-            # two short lines that end at the bars' right end: at a projector the figure
-            # is 150-200 px wide beside the grid, and one line (167 px) ran past its edge
-            title=("Guesses:", "before → after"), title_side="right")
-    elif rows:
-        preds = predictions_bar([(text, p) for text, p, _ in rows], theme=theme,
-                                        name="all heads on",
-                                        title=("Guesses,", "all heads on"),  # as above
-                                        title_side="right")  # not cut at a projector
+    preds = _guesses_figure(tok, a, bool(heads_off), theme)
     change = None
     if heads_off:
         change = compare_figures.head_difference_grid(
             a.attention_change, off=heads_off, theme=theme, number_format=".0%",
             colorbar="moved",
             title="How far each head's attention moved")
+    lines = _status_lines(zoo, tok, name, config, settings, a, heads_off, dropped)
+    table = ranking_rows(ranking, types, heads_off) if ranking is not None else []
+    intro = ranking_intro(ranking) if ranking is not None else ""
+    attribution = guess_attribution(model, tok, a.off, with_heads_off(settings, heads_off),
+                                    theme)
+    return AblateView(grid, preds, change, table, intro, pattern_legend(types),
+                      "\n\n".join(lines), ranking, a, types, attribution)
 
+
+def _guesses_figure(tok: Tokenizer, a, heads_off: bool, theme: str):
+    """The guesses before → after switching heads off, or as they are with none off;
+    None without guesses."""
+    # each guess in quotes: a bare "." or "," was a dot beside the bar, not a label
+    rows = [(f"“{t}”", p, q) for t, p, q in prediction_rows(tok, a.on.probs, a.off.probs)]
+    if not rows:
+        return None
+    if heads_off:
+        return compare_figures.prediction_change_bar(
+            rows, names=("all heads on", "heads off"), theme=theme,
+            # two short lines that end at the bars' right end: at a projector the figure
+            # is 150-200 px wide beside the grid, and one line (167 px) ran past its edge
+            title=("Guesses:", "before → after"), title_side="right")
+    return predictions_bar([(word, p) for word, p, _ in rows], theme=theme,
+                           name="all heads on",
+                           title=("Guesses,", "all heads on"),  # as above
+                           title_side="right")  # not cut at a projector
+
+
+def _status_lines(zoo: Zoo, tok: Tokenizer, name: str, config, settings, a, heads_off,
+                  dropped) -> list[str]:
+    """The status: the model, the loss and the guess before → after, what was ignored."""
     where = "next word" if config.causal else "the [mask]"
     lines = [f"{zoo.title(name)} · {plural(len(a.tokens), 'token')} · predictions for {where}"]
     if settings.resolve(config).interventions:
@@ -326,10 +343,4 @@ def ablate_view(zoo: Zoo, tok: Tokenizer, text: str, controls: Controls,
         lines.append(f"ℹ️ {plural(len(dropped), 'selected head')} "
                      f"{'does' if len(dropped) == 1 else 'do'} not exist in this model and "
                      f"{'was' if len(dropped) == 1 else 'were'} ignored.")
-    lines += [f"⚠️ {n}" for n in a.on.notices]
-    table = ranking_rows(ranking, types, heads_off) if ranking is not None else []
-    intro = ranking_intro(ranking) if ranking is not None else ""
-    attribution = guess_attribution(model, tok, a.off, with_heads_off(settings, heads_off),
-                                    theme)
-    return AblateView(grid, preds, change, table, intro, pattern_legend(types),
-                      "\n\n".join(lines), ranking, a, types, attribution)
+    return lines + [f"⚠️ {n}" for n in a.on.notices]
