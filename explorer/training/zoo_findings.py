@@ -37,6 +37,8 @@ def _listing(items: list[str]) -> str:
 
 
 def emerged_section(evals: dict[str, dict | None]) -> list[str]:
+    """The section's Markdown lines, one paragraph per finding (:data:`FINDINGS`), over
+    the evaluated checkpoints of ``evals`` (name -> its eval, None if not evaluated)."""
     done = {n: r for n, r in evals.items() if r is not None}
     out = ["## What emerged and what did not", ""]
     if not done:
@@ -46,44 +48,57 @@ def emerged_section(evals: dict[str, dict | None]) -> list[str]:
             "sentences; "
             "the numbers are in `eval/NAME.json`. \"Emerged\" uses fixed thresholds chosen "
             "before looking at the results, stated with each item.", ""]
+    for finding in FINDINGS:
+        out += finding(done)
+    return out
 
-    def split(key):
-        yes = [n for n, r in done.items() if key(r)["emerged"]]
-        no = [n for n, r in done.items() if not key(r)["emerged"]]
-        return yes, no
 
+def _split(done: dict[str, dict], key) -> tuple[list[str], list[str]]:
+    """The names whose ``key(eval)["emerged"]`` holds, and the others."""
+    return ([n for n, r in done.items() if key(r)["emerged"]],
+            [n for n, r in done.items() if not key(r)["emerged"]])
+
+
+def _bigram(done: dict[str, dict]) -> list[str]:
     beat = [f"`{n}` ({r['loss']['gap_to_bigram']:+.2f})" for n, r in done.items()
             if r["loss"]["gap_to_bigram"] > 0]
     worse = [f"`{n}` ({r['loss']['gap_to_bigram']:+.2f})" for n, r in done.items()
              if r["loss"]["gap_to_bigram"] <= 0]
-    out += ["**Better than a bigram table.** Gap = bigram loss − model loss on the same "
+    return ["**Better than a bigram table.** Gap = bigram loss − model loss on the same "
             "validation tokens, in nats (next-word models: next token from the current one; "
             "masked-word: masked token from both neighbours). "
             f"Beat it: {_listing(beat)}. Did not: {_listing(worse)}.", ""]
 
+
+def _previous_token(done: dict[str, dict]) -> list[str]:
     t = THRESHOLDS["previous_token_score"]
-    yes, no = split(lambda r: r["previous_token"])
+    yes, no = _split(done, lambda r: r["previous_token"])
     chance = max(r["previous_token"]["chance"] for r in done.values())
 
     def prev(n):
         return f"`{n}` ({head_cell(done[n]['previous_token']['best'])})"
 
-    out += [f"**Previous-token heads** (best head puts ≥ {t} of its attention on the previous "
+    return [f"**Previous-token heads** (best head puts ≥ {t} of its attention on the previous "
             "token, 32 validation windows of 64 tokens; attending uniformly would score at most "
             f"{chance:.2f}). Emerged: {_listing([prev(n) for n in yes])}. "
             f"Did not: {_listing([prev(n) for n in no])}.", ""]
 
+
+def _induction(done: dict[str, dict]) -> list[str]:
     t, g = THRESHOLDS["induction_score"], THRESHOLDS["copy_gain_nats"]
-    yes, no = split(lambda r: r["induction"]["random_repeat"])
+    yes, no = _split(done, lambda r: r["induction"]["random_repeat"])
 
     def ind(n):
         r = done[n]["induction"]["random_repeat"]
         return f"`{n}` ({head_cell(r['best'])}, copy gain {r['copy_gain_nats']:.2f})"
 
-    out += [f"**Induction (copy) heads** (20 random common words repeated: best head puts "
+    return [f"**Induction (copy) heads** (20 random common words repeated: best head puts "
             f"≥ {t} on the token after the earlier occurrence, and the loss on the repeat is "
             f"≥ {g} nat lower than without a copy). Emerged: {_listing([ind(n) for n in yes])}. "
             f"Did not: {_listing([ind(n) for n in no])}.", ""]
+
+
+def _switched_off(done: dict[str, dict]) -> list[str]:
     def switched(r: dict) -> str:
         n_lists = r["list_continuation"]["lists"]
         after = round(r["switched_off"]["induction"]["list_continuation"] * n_lists)
@@ -93,67 +108,87 @@ def emerged_section(evals: dict[str, dict | None]) -> list[str]:
 
     off = [f"`{n}` ({switched(r)})" for n, r in done.items()
            if r.get("switched_off") and r["induction"]["random_repeat"]["emerged"]]
-    if off:
-        out += ["**Switching the induction head off** (the best one alone) where one emerged: "
-                f"{_listing(off)}.", ""]
+    if not off:
+        return []
+    return ["**Switching the induction head off** (the best one alone) where one emerged: "
+            f"{_listing(off)}.", ""]
+
+
+def _on_the_page(done: dict[str, dict]) -> list[str]:
     page = [f"`{n}` ({on_page_cell(r['on_the_page'])})" for n, r in done.items()
             if (r.get("on_the_page") or {}).get("heads")]
-    if page:
-        openings = {r["on_the_page"]["openings"] for r in done.values() if r.get("on_the_page")}
-        out += ["**On the page** (what a class sees: the page names a head on one sentence "
-                "only when it clears the bar there and switching it off does its job; counted "
-                f"on the openings, three sentences each, of {' or '.join(map(str, openings))} "
-                "held-out stories, said twice for induction, by `python -m "
-                "explorer.analysis.page_check`): " + _listing(page) + "."
-                + (" None of the induction heads is named on a quarter of them: trained on "
-                   "repeated spans of random tokens, they copy a list of words said twice "
-                   "but hardly a story said twice." if weak_copiers(done) else ""), ""]
+    if not page:
+        return []
+    openings = {r["on_the_page"]["openings"] for r in done.values() if r.get("on_the_page")}
+    return ["**On the page** (what a class sees: the page names a head on one sentence "
+            "only when it clears the bar there and switching it off does its job; counted "
+            f"on the openings, three sentences each, of {' or '.join(map(str, openings))} "
+            "held-out stories, said twice for induction, by `python -m "
+            "explorer.analysis.page_check`): " + _listing(page) + "."
+            + (" None of the induction heads is named on a quarter of them: trained on "
+               "repeated spans of random tokens, they copy a list of words said twice "
+               "but hardly a story said twice." if weak_copiers(done) else ""), ""]
 
+
+def _repeated_lists(done: dict[str, dict]) -> list[str]:
     def interval(r: dict) -> str:
         lo, hi = r["list_continuation"].get("ci95") or (None, None)
         return f", {lo:.2f}-{hi:.2f}" if lo is not None else ""
 
     lists = [f"`{n}` ({lists_cell(r)}{interval(r)})" for n, r in done.items()
              if r.get("list_continuation")]
-    if lists:
-        n_lists = {r["list_continuation"]["lists"] for r in done.values()
-                   if r.get("list_continuation")}
-        out += [f"**Continuing a repeated list** ({' or '.join(map(str, sorted(n_lists)))} "
-                "lists of 8 everyday words, not the training probes' words or frame, said "
-                "once and then again up to the sixth word: is the top guess the seventh? With "
-                "its 95 % interval): " + _listing(lists) + ".", ""]
+    if not lists:
+        return []
+    n_lists = {r["list_continuation"]["lists"] for r in done.values()
+               if r.get("list_continuation")}
+    return [f"**Continuing a repeated list** ({' or '.join(map(str, sorted(n_lists)))} "
+            "lists of 8 everyday words, not the training probes' words or frame, said "
+            "once and then again up to the sixth word: is the top guess the seventh? With "
+            "its 95 % interval): " + _listing(lists) + ".", ""]
+
+
+def _next_token(done: dict[str, dict]) -> list[str]:
     nxt = [f"`{n}` ({head_cell(r['next_token']['best'])}"
            + (", emerged" if r["next_token"]["emerged"] else ", below 0.5") + ")"
            for n, r in done.items() if r.get("next_token")]
-    if nxt:
-        out += ["**Next-token heads** (masked-word models see both sides; best head's mean "
-                "weight on the next token, same windows as above): " + _listing(nxt) + ".", ""]
+    if not nxt:
+        return []
+    return ["**Next-token heads** (masked-word models see both sides; best head's mean "
+            "weight on the next token, same windows as above): " + _listing(nxt) + ".", ""]
+
+
+def _name_probes(done: dict[str, dict]) -> list[str]:
     names = [f"`{n}` ({head_cell(r['induction']['name_probes']['best'])}, chance "
              f"{r['induction']['name_probes']['chance']:.2f})" for n, r in done.items()]
-    out += [f"On the repeated-name probe stories the best induction score was: "
+    return [f"On the repeated-name probe stories the best induction score was: "
             f"{_listing(names)}.", ""]
 
+
+def _agreement(done: dict[str, dict]) -> list[str]:
     causal = {n: r for n, r in done.items() if r.get("agreement")}
-    if causal:
-        yes = [n for n, r in causal.items() if r["agreement"]["emerged"]]
-        no = [n for n, r in causal.items() if not r["agreement"]["emerged"]]
+    if not causal:
+        return []
+    yes, no = _split(causal, lambda r: r["agreement"])
 
-        def agr(n):
-            a = causal[n]["agreement"]
-            unseen = ""
-            if a.get("accuracy_unseen") is not None:
-                unseen = (f"; {a['accuracy_unseen']:.2f} on the {a['unseen_pairs']} prefixes "
-                          "not in the training stream")
-            return (f"`{n}` ({a['accuracy']:.2f} [{a['ci95'][0]:.2f}, {a['ci95'][1]:.2f}], "
-                    f"majority {a['majority_baseline']:.2f}{unseen})")
+    def agr(n):
+        a = causal[n]["agreement"]
+        unseen = ""
+        if a.get("accuracy_unseen") is not None:
+            unseen = (f"; {a['accuracy_unseen']:.2f} on the {a['unseen_pairs']} prefixes "
+                      "not in the training stream")
+        return (f"`{n}` ({a['accuracy']:.2f} [{a['ci95'][0]:.2f}, {a['ci95'][1]:.2f}], "
+                f"majority {a['majority_baseline']:.2f}{unseen})")
 
-        out += ["**Subject-verb agreement** across a relative clause whose noun has the other "
-                "number (\"The dog that the boys liked ___\"; 200 sentences from the template "
-                "of the training probes; emerged = the 95 % interval lies above both 0.5 and "
-                "always choosing the more common number). "
-                f"Emerged: {_listing([agr(n) for n in yes])}. "
-                f"Did not: {_listing([agr(n) for n in no])}.", ""]
+    return ["**Subject-verb agreement** across a relative clause whose noun has the other "
+            "number (\"The dog that the boys liked ___\"; 200 sentences from the template "
+            "of the training probes; emerged = the 95 % interval lies above both 0.5 and "
+            "always choosing the more common number). "
+            f"Emerged: {_listing([agr(n) for n in yes])}. "
+            f"Did not: {_listing([agr(n) for n in no])}.", ""]
 
+
+def _during_training(done: dict[str, dict]) -> list[str]:
+    out = []
     for n, r in done.items():
         if not r.get("snapshots"):
             continue
@@ -166,9 +201,14 @@ def emerged_section(evals: dict[str, dict | None]) -> list[str]:
                       f"{r['previous_token']['best']['score']:.2f}, induction "
                       f"{r['induction']['random_repeat']['best']['score']:.2f}")
         out += [f"**During training** (`{n}`, best head at each snapshot): {steps}.", ""]
+    return out
 
-    bidir = {n: r for n, r in done.items() if r.get("pronoun")}
-    for n, r in bidir.items():
+
+def _pronoun(done: dict[str, dict]) -> list[str]:
+    out = []
+    for n, r in done.items():
+        if not r.get("pronoun"):
+            continue
         b = r["pronoun"]["best"]
         verdict = "emerged" if r["pronoun"]["emerged"] else "did **not** emerge"
         out += [f"**Pronoun attention** (`{n}`): the head chosen on 200 sentences, "
@@ -184,3 +224,6 @@ def emerged_section(evals: dict[str, dict | None]) -> list[str]:
     return out
 
 
+# The section's paragraphs, in order: each takes the evaluated checkpoints, gives lines.
+FINDINGS = (_bigram, _previous_token, _induction, _switched_off, _on_the_page,
+            _repeated_lists, _next_token, _name_probes, _agreement, _during_training, _pronoun)
