@@ -77,37 +77,8 @@ def head_view_spec(
         raise ValueError(f"heads={head_ids} outside 0..{n_heads - 1}")
 
     keep = strongest_keys(p, threshold, top_k)
-    data: list[dict] = []
-    for h in head_ids:
-        colour = th.heads[h % len(th.heads)]  # by head id: toggling never recolours
-        group = f"head {h}"
-        # A one-gap-point trace carries the legend entry, so every head has exactly
-        # one even when no weight reaches the threshold (Plotly.js leaves traces
-        # with no points out of the legend).
-        data.append({"type": "scatter", "mode": "lines", "x": [None], "y": [None], "name": group,
-                     "legendgroup": group, "showlegend": True,
-                     "line": {"color": colour, "width": 4}})
-        q, k = np.nonzero(keep[h])
-        buckets = np.digitize(p[h][q, k], _BIN_EDGES)
-        for b, (width, opacity) in enumerate(zip(_BIN_WIDTHS, _BIN_OPACITY, strict=True)):
-            sel = buckets == b
-            if not sel.any():
-                continue
-            x, y = _segments(q[sel], k[sel])
-            data.append({"type": "scatter", "mode": "lines", "x": x, "y": y, "name": group,
-                         "legendgroup": group, "showlegend": False, "hoverinfo": "skip",
-                         "opacity": opacity, "line": {"color": colour, "width": width}})
-
-    labels = axis_labels(tokens)
-    pos = np.arange(n_tok, dtype=np.float32)
-    for side, x, where in (("query", 0.0, "middle left"), ("key", 1.0, "middle right")):
-        data.append({
-            "type": "scatter", "mode": "markers+text", "x": np.full(n_tok, x, np.float32),
-            "y": pos, "text": labels, "textposition": where, "cliponaxis": False,
-            "marker": {"size": 6, "color": th.muted}, "textfont": {"size": 12},
-            "showlegend": False, "name": side,
-            "hovertemplate": side + " %{y:d}: %{text}<extra></extra>",
-        })
+    data = [trace for h in head_ids for trace in _head_lines(p[h], keep[h], h, th)]
+    data += _token_columns(tokens, n_tok, th)
 
     hidden = {"visible": False, "fixedrange": True}
     layout = base_layout(th)
@@ -134,6 +105,43 @@ def head_view_spec(
         layout["margin"]["b"] = 30
         layout["height"] += 26
     return {"data": data, "layout": layout}
+
+
+def _head_lines(pattern: np.ndarray, keep: np.ndarray, h: int, th: Theme) -> list[dict]:
+    """Head ``h``'s lines (``pattern`` [T, T] where ``keep``): a legend entry and one
+    trace per weight bucket, in the head's colour."""
+    colour = th.heads[h % len(th.heads)]  # by head id: toggling never recolours
+    group = f"head {h}"
+    # A one-gap-point trace carries the legend entry, so every head has exactly
+    # one even when no weight reaches the threshold (Plotly.js leaves traces
+    # with no points out of the legend).
+    data = [{"type": "scatter", "mode": "lines", "x": [None], "y": [None], "name": group,
+             "legendgroup": group, "showlegend": True,
+             "line": {"color": colour, "width": 4}}]
+    q, k = np.nonzero(keep)
+    buckets = np.digitize(pattern[q, k], _BIN_EDGES)
+    for b, (width, opacity) in enumerate(zip(_BIN_WIDTHS, _BIN_OPACITY, strict=True)):
+        sel = buckets == b
+        if not sel.any():
+            continue
+        x, y = _segments(q[sel], k[sel])
+        data.append({"type": "scatter", "mode": "lines", "x": x, "y": y, "name": group,
+                     "legendgroup": group, "showlegend": False, "hoverinfo": "skip",
+                     "opacity": opacity, "line": {"color": colour, "width": width}})
+    return data
+
+
+def _token_columns(tokens: Sequence[str], n_tok: int, th: Theme) -> list[dict]:
+    """The query tokens on the left and the key tokens on the right, as labelled dots."""
+    labels = axis_labels(tokens)
+    pos = np.arange(n_tok, dtype=np.float32)
+    return [{
+        "type": "scatter", "mode": "markers+text", "x": np.full(n_tok, x, np.float32),
+        "y": pos, "text": labels, "textposition": where, "cliponaxis": False,
+        "marker": {"size": 6, "color": th.muted}, "textfont": {"size": 12},
+        "showlegend": False, "name": side,
+        "hovertemplate": side + " %{y:d}: %{text}<extra></extra>",
+    } for side, x, where in (("query", 0.0, "middle left"), ("key", 1.0, "middle right"))]
 
 
 def head_view(*args, **kwargs) -> go.Figure:
