@@ -50,25 +50,7 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
     th = get_theme(theme)
     steps = [e["step"] for e in events]
     last = max(steps[-1] if steps else (until or 1), 1)
-    # Every legend entry its own colour or dash (issue 42 item 12: two shared one blue, two
-    # one grey dash): solid lines in four of the heads' colours, the two references dashed
-    # and dotted, in grey and in the text's colour.
-    # Short legend entries (the panels' titles say loss or score): a phone's legend of six
-    # long names took six rows, and a step's short chart had no room left for the curves.
-    data = [
-        _line(steps, [e["loss_copy"] for e in events], "second copy", th.heads[0], "y",
-              about="loss on the second copy"),
-        _line(steps, [e["loss_fresh"] for e in events], "fresh tokens", th.heads[1], "y",
-              about="loss on fresh tokens"),
-        _line([0, last], [chance, chance], "chance", th.muted, "y", dash="dash",
-              about="guessing at random"),
-        _line(steps, [e["best_induction"] for e in events], "induction", th.heads[3], "y2",
-              fmt=".0%", about="best induction score"),
-        _line(steps, [e["best_previous_token"] for e in events], "previous token",
-              th.heads[4], "y2", fmt=".0%", about="best previous-token score"),
-        _line([0, last], [bar, bar], "bar: formed", th.font, "y2", dash="dot", fmt=".0%",
-              about="the bar for 'formed'"),
-    ]
+    data = _curves(events, steps, last, chance, bar, th)
     axis = {"showgrid": True, "gridcolor": th.grid, "zeroline": False, "automargin": True,
             "tickfont": {"size": 12, "color": th.font}, "fixedrange": True}
     layout = base_layout(th)
@@ -105,17 +87,46 @@ def lab_chart_spec(events: Sequence[dict], *, chance: float, formed_at: int | No
             "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.78, "showarrow": False,
             "font": {"size": 14, "color": th.font}})
     if formed_at is not None:
-        layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": formed_at,
-                                 "x1": formed_at, "y0": 0, "y1": 1, "layer": "below",
-                                 "line": {"color": th.accent, "width": 2, "dash": "dot"}})
-        layout["annotations"].append({
-            "text": f"formed at step {formed_at}", "x": formed_at, "xref": "x",
-            "y": 0.6, "yref": "paper", "yanchor": "bottom", "showarrow": False,
-            # beside the line, on the side with room
-            "xanchor": "left" if formed_at < last / 2 else "right",
-            "xshift": 4 if formed_at < last / 2 else -4,
-            "font": {"size": 13, "color": th.accent}})
+        _mark_formed(layout, formed_at, last, th)
     return {"data": data, "layout": layout}
+
+
+def _curves(events: Sequence[dict], steps: list[int], last: int, chance: float, bar: float,
+            th: Theme) -> list[dict]:
+    """The two losses and chance (upper panel), the two best scores and the bar (lower)."""
+    # Every legend entry its own colour or dash (issue 42 item 12: two shared one blue, two
+    # one grey dash): solid lines in four of the heads' colours, the two references dashed
+    # and dotted, in grey and in the text's colour.
+    # Short legend entries (the panels' titles say loss or score): a phone's legend of six
+    # long names took six rows, and a step's short chart had no room left for the curves.
+    return [
+        _line(steps, [e["loss_copy"] for e in events], "second copy", th.heads[0], "y",
+              about="loss on the second copy"),
+        _line(steps, [e["loss_fresh"] for e in events], "fresh tokens", th.heads[1], "y",
+              about="loss on fresh tokens"),
+        _line([0, last], [chance, chance], "chance", th.muted, "y", dash="dash",
+              about="guessing at random"),
+        _line(steps, [e["best_induction"] for e in events], "induction", th.heads[3], "y2",
+              fmt=".0%", about="best induction score"),
+        _line(steps, [e["best_previous_token"] for e in events], "previous token",
+              th.heads[4], "y2", fmt=".0%", about="best previous-token score"),
+        _line([0, last], [bar, bar], "bar: formed", th.font, "y2", dash="dot", fmt=".0%",
+              about="the bar for 'formed'"),
+    ]
+
+
+def _mark_formed(layout: dict, formed_at: int, last: int, th: Theme) -> None:
+    """A dotted line at the step where the induction head formed, and its words."""
+    layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": formed_at,
+                             "x1": formed_at, "y0": 0, "y1": 1, "layer": "below",
+                             "line": {"color": th.accent, "width": 2, "dash": "dot"}})
+    layout["annotations"].append({
+        "text": f"formed at step {formed_at}", "x": formed_at, "xref": "x",
+        "y": 0.6, "yref": "paper", "yanchor": "bottom", "showarrow": False,
+        # beside the line, on the side with room
+        "xanchor": "left" if formed_at < last / 2 else "right",
+        "xshift": 4 if formed_at < last / 2 else -4,
+        "font": {"size": 13, "color": th.accent}})
 
 
 def lab_chart(*args, **kwargs) -> go.Figure:
