@@ -249,16 +249,10 @@ def _lab_answer(found: dict | None) -> str:
     return "".join(said) + why
 
 
-def steps(evaluation: dict | None, measured: Measured | None = None,
-          lab: dict | None = None) -> list[Step]:
-    """The path for the default model, given its evaluation (``eval/NAME.json``) and, when
-    they were measured, the numbers it quotes (:func:`explorer.views.guided_numbers.measure`);
-    ``lab``: the Lab's findings (:mod:`explorer.training.lab_findings`) for its step."""
-    heads = clear_heads(evaluation)
-    prev, ind = _find(heads, "previous-token"), _find(heads, "induction")
-    at_prev = {"layer": prev.layer, "head": prev.head} if prev else {}
-    at_ind = {"layer": ind.layer, "head": ind.head} if ind else {}
-    prev_answer = (
+def _previous_answer(prev) -> str:
+    """Step 1's answer: the previous-token head found (its score, how often the page names
+    it), or what to look for when none cleared the bar."""
+    return (
         f"**Layer {prev.layer}, head {prev.head}**: on held-out stories it puts "
         f"{prev.score:.0%} of its attention on the word just before. The sliders now point "
         "at it: in its large view, the bright cells sit just left of the diagonal. Why "
@@ -270,7 +264,12 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
         "This model has no head that clears the bar (half its attention on the previous "
         "word on held-out stories). Look for the head closest to a line just below the "
         "diagonal: the table under the figures names the heads that pass on this sentence.")
-    ind_answer = (
+
+
+def _copying_answer(ind, measured: Measured | None) -> str:
+    """Step 2's answer: the induction head found and the guess it makes, or why the model
+    cannot copy the list."""
+    return (
         f"**Layer {ind.layer}, head {ind.head}** (an *induction head*): from each word of "
         "the second copy it looks at the word that came *after* the same word in the first "
         f"copy ({ind.score:.0%} on held-out word lists), so the model can guess that what "
@@ -279,6 +278,18 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
         if ind else
         "This model grew no induction head that passes the held-out check, so it cannot "
         "copy the list: its guess is a likely word, not the next one of the list.")
+
+
+def steps(evaluation: dict | None, measured: Measured | None = None,
+          lab: dict | None = None) -> list[Step]:
+    """The path for the default model, given its evaluation (``eval/NAME.json``) and, when
+    they were measured, the numbers it quotes (:func:`explorer.views.guided_numbers.measure`);
+    ``lab``: the Lab's findings (:mod:`explorer.training.lab_findings`) for its step."""
+    heads = clear_heads(evaluation)
+    prev, ind = _find(heads, "previous-token"), _find(heads, "induction")
+    at_prev = {"layer": prev.layer, "head": prev.head} if prev else {}
+    at_ind = {"layer": ind.layer, "head": ind.head} if ind else {}
+    prev_answer, ind_answer = _previous_answer(prev), _copying_answer(ind, measured)
     big = ("head-large",)  # Explore's large head (the guesses beside it on a laptop)
     return [
         Step("1 · Every head at once",
