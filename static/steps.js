@@ -356,61 +356,6 @@
     }
   });
 
-  // ---------------------------------------------------------------- stale figures
-  // "Set up" and "Next step" change the sentence and knobs; until the view has drawn them,
-  // its figures show the previous step's data (1-8 s on a busy server). Each of the step's
-  // figures that shows something gets data-ae-stale (static/css/60-steps.css dims it, with an
-  // "Updating" note) until it is drawn anew: a Plotly figure once its data are replaced (a
-  // resize keeps them), anything else once its content changes; all of them once the view
-  // has had no update under way (static/live.js: data-ae-live on its panel) for IDLE_MS.
-  const IDLE_MS = 1500;
-  const STALE_MAX_MS = 60000;
-  let stale = null; // {timer, entries: [{el, gd, data, html}]}
-
-  function clearStale() {
-    if (!stale) return;
-    clearInterval(stale.timer);
-    stale.entries.forEach((e) => e.el.removeAttribute("data-ae-stale"));
-    stale = null;
-  }
-
-  function fresh(e) {
-    if (!e.gd) return e.el.innerHTML !== e.html;
-    // a new plot, or new data, drawn (Gradio may first put an empty plot in its place)
-    const gd = e.el.querySelector(".js-plotly-plot");
-    return !!gd && (gd !== e.gd || gd.data !== e.data) && !!gd.data && gd.data.length > 0
-      && !!gd._fullData && gd._fullData.length > 0 && !!gd.querySelector(".main-svg");
-  }
-
-  function markStale(section) {
-    clearStale();
-    const entries = [];
-    (section.dataset.figures || "").split(" ").filter(Boolean).forEach((id) => {
-      const el = document.getElementById(id);
-      if (!el) return;
-      const gd = el.querySelector(".js-plotly-plot");
-      if (gd ? !(gd.data && gd.data.length) : !el.textContent.trim()) return; // nothing shown
-      entries.push({ el, gd, data: gd && gd.data, html: gd ? null : el.innerHTML });
-      el.setAttribute("data-ae-stale", "");
-    });
-    if (!entries.length) return;
-    const since = Date.now();
-    let idleFrom = null;
-    const tick = () => {
-      const now = Date.now();
-      stale.entries = stale.entries.filter((e) => {
-        if (!fresh(e)) return true;
-        e.el.removeAttribute("data-ae-stale");
-        return false;
-      });
-      const busy = !!section.closest("[data-ae-live]");
-      idleFrom = busy ? null : (idleFrom || now);
-      if (!stale.entries.length || now - since > STALE_MAX_MS
-          || (idleFrom && now - idleFrom > IDLE_MS)) clearStale();
-    };
-    stale = { entries, timer: setInterval(tick, 100) };
-  }
-
   // ---------------------------------------------------------------- opening a view
   function clickTab(title) {
     // a tab that does not fit the bar sits in Gradio's "More tabs" menu: its item is a
@@ -450,7 +395,7 @@
     if (!section) return;
     current = { title: w.title, tab: w.tab, stamp: w.stamp };
     arrange();
-    markStale(section);
+    AE.stale.mark(section);
     const heading = section.querySelector(".ae-step-title");
     if (heading) heading.focus({ preventScroll: true });
     startFollowing(section);
@@ -460,7 +405,7 @@
     let w;
     try { w = JSON.parse(where); } catch (e) { return; }
     stopFollowing();
-    clearStale();
+    AE.stale.clear();
     current = null;
     root.classList.remove("ae-step-aside");
     arrange();

@@ -6,7 +6,8 @@ Declarations only: the layouts themselves (laptop, projector, phone) are CSS in
 button), turns the knobs into a drawer on phones, moves focus for the skip links, names
 the figures for screen readers and lets a student tap a word in the head view;
 ``static/fit.js`` sizes the figures for the screen they are on; ``static/steps.js`` shows
-a Start-here step in the view it opened; ``static/keys.js`` gives the tab lists and radio
+a Start-here step in the view it opened (``static/stale.js`` dims its figures until
+they show its data); ``static/keys.js`` gives the tab lists and radio
 groups their arrow keys.
 """
 
@@ -22,6 +23,8 @@ STATIC = STATIC_DIR
 PAGE_JS = (STATIC / "page.js").read_text()
 # A Start-here step in the view it opened: focus, its figures first, kept in view.
 STEPS_JS = (STATIC / "steps.js").read_text()
+# A step's figures marked stale until they show its data (steps.js calls it).
+STALE_JS = (STATIC / "stale.js").read_text()
 # How large each figure is drawn for the screen it is on (page.js calls it).
 FIT_JS = (STATIC / "fit.js").read_text()
 # Arrow keys in the tab lists and radio groups (one Tab stop each).
@@ -103,4 +106,4 @@ def head(sections: list[tuple[str, list[str]]]) -> str:
     """HTML for ``launch(head=...)``: the section names as CSS and the page scripts."""
     return (f"<style>\n{section_css(sections)}\n</style>\n"
             + "".join(f"<script>\n{js}\n</script>\n"
-                      for js in (STEPS_JS, FIT_JS, KEYS_JS, PAGE_JS)))
+                      for js in (STALE_JS, STEPS_JS, FIT_JS, KEYS_JS, PAGE_JS)))

@@ -8,6 +8,8 @@ boxes (the large head kept its old width and ran past its box)."""
 
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.server import app_url, browser  # noqa: F401  (fixtures)
 from tests.ui.test_start_here_browser import ON_SCREEN, PROJECTOR, SHOWN, WAIT, open_step
 
@@ -46,7 +48,12 @@ def test_every_answer_is_whole_on_a_projector(browser, app_url):  # noqa: F811
             section = page.locator(f".ae-step-bar .ae-step[data-step='{n}']")
             section.locator("summary").click()
             page.wait_for_function(f"() => !!({ANSWER})()", timeout=WAIT)
-            page.wait_for_timeout(300)  # the figures redraw to the new width
+            # the figures redraw to the new width: at once on a quiet box, over a second
+            # under a full suite's load (a fixed 300 ms wait failed there)
+            try:
+                page.wait_for_function(f"() => !({ANSWER})()?.wide.length", timeout=WAIT)
+            except PlaywrightTimeout:
+                pass  # still too wide: the assertion below says which
             got = page.evaluate(ANSWER)
             assert got["clipped"] <= 1, (n, got)  # no box scrolls any of it away
             assert got["bottom"] <= min(got["buttons"], got["screen"]) + 1, (n, got)
