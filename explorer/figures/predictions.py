@@ -30,6 +30,22 @@ def _keyed(preds: Sequence[Prediction]) -> list[tuple[tuple[str, int], float]]:
     return out
 
 
+def _columns(now, before) -> tuple[list[tuple[str, int]], np.ndarray, np.ndarray]:
+    """The rows (every key of ``now`` then of ``before``, once, in that order) and each
+    set's probability per row (0 where a set has no such key)."""
+    index: dict[tuple[str, int], int] = {}
+    for key, _ in now + before:
+        index.setdefault(key, len(index))
+
+    def column(items: list[tuple[tuple[str, int], float]]) -> np.ndarray:
+        out = np.zeros(len(index), dtype=np.float32)
+        for key, prob in items:
+            out[index[key]] = prob
+        return out
+
+    return list(index), column(now), column(before)
+
+
 def predictions_bar_spec(
     preds: Sequence[Prediction],
     *,
@@ -52,34 +68,23 @@ def predictions_bar_spec(
     """
     th = get_theme(theme)
     lines = [title] if isinstance(title, str) else list(title)  # a title's lines, each escaped
-    now = _keyed(preds)
-    before = _keyed(compare) if compare is not None else []
-    index: dict[tuple[str, int], int] = {}
-    for key, _ in now + before:
-        index.setdefault(key, len(index))
-    rows = list(index)
-
-    def column(items: list[tuple[tuple[str, int], float]]) -> np.ndarray:
-        out = np.zeros(len(rows), dtype=np.float32)
-        for key, prob in items:
-            out[index[key]] = prob
-        return out
-
+    rows, x_now, x_before = _columns(_keyed(preds),
+                                     _keyed(compare) if compare is not None else [])
     ypos = np.arange(len(rows), dtype=np.float32)
     labels = axis_labels([text for text, _ in rows])
     hover = "%{y}<br>p = %{x:.4f}"
     data = [{
-        "type": "bar", "orientation": "h", "x": column(now), "y": ypos, "name": safe_text(name),
+        "type": "bar", "orientation": "h", "x": x_now, "y": ypos, "name": safe_text(name),
         "marker": {"color": th.bar}, "texttemplate": "%{x:.1%}", "textposition": "auto",
         "cliponaxis": False, "hovertemplate": hover,
     }]
     if compare is not None:
         data.append({
-            "type": "bar", "orientation": "h", "x": column(before), "y": ypos,
+            "type": "bar", "orientation": "h", "x": x_before, "y": ypos,
             "name": safe_text(compare_name), "hovertemplate": hover,
             "marker": {"color": "rgba(0,0,0,0)", "line": {"color": th.compare, "width": 2}},
         })
-    peak = max(1e-6, float(column(now).max(initial=0)), float(column(before).max(initial=0)))
+    peak = max(1e-6, float(x_now.max(initial=0)), float(x_before.max(initial=0)))
     layout = base_layout(th)
     layout.update(
         height=max(160, 70 + 26 * len(rows) + (24 if compare is not None else 0)),
