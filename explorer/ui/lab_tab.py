@@ -92,47 +92,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     bar = step_bar(panel, TAB)  # Start here's Lab step, at the top of this view
     gr.Markdown(INTRO, elem_classes="caption-text")
     with gr.Row(equal_height=False):
-        with gr.Column(scale=1, min_width=260):
-            layers = gr.Radio(list(LAB_CHOICES["layers"]), value=2, label="Layers",
-                              elem_id="lab-layers")
-            bar.own["layers"] = layers  # the step sets it (one layer first)
-            heads = gr.Radio(list(LAB_CHOICES["heads"]), value=2, label="Heads per layer",
-                             elem_id="lab-heads")
-            pos = gr.Dropdown(list(LAB_CHOICES["pos"]), value="learned",
-                              label="Positional encoding", elem_id="lab-pos")
-            with gr.Row():
-                mlp = gr.Checkbox(False, label="MLP in each block", elem_id="lab-mlp")
-                norm = gr.Checkbox(False, label="LayerNorm", elem_id="lab-norm")
-            lr = gr.Dropdown(list(LAB_CHOICES["lr"]), value="0.003", label="Learning rate",
-                             elem_id="lab-lr")
-            with gr.Row():
-                seed = gr.Number(0, precision=0, minimum=0, maximum=9999, label="Seed",
-                                 elem_id="lab-seed")
-                low, high = LAB_CHOICES["steps"]
-                steps = gr.Slider(low, high, value=1000, step=10, label="Training steps",
-                                  elem_id="lab-steps")
-            # Loads the finished run's model for this session's views
-            # (explorer/server/lab_session.py)
-            open_model = gr.Button("Open my model in the other views", interactive=False,
-                                   elem_id="lab-open")
-            opened_note = gr.Markdown(elem_id="lab-open-status")
-        # the prediction, Train and what the run does in one column: during Start here's
-        # step it comes first where the row wraps (a phone, a projector; static/style.css)
-        with gr.Column(scale=2, min_width=320, elem_id="lab-run"):
-            predict = gr.Radio(["yes", "no"], value=None, label=PREDICT,
-                               elem_id="lab-predict")
-            with gr.Row():
-                # side by side even on a phone (the step's chart must fit under them)
-                train = gr.Button("Train", variant="primary", min_width=80, elem_id="lab-train")
-                stop = gr.Button("Stop", min_width=80, elem_id="lab-stop")
-            status = gr.Markdown("", elem_id="lab-status")  # the chart says what comes
-            # drawn before a run (axes, chance, the bar): never an empty box
-            chart = gr.Plot(PlotData(**ready_chart(steps=1000)), show_label=False,
-                            elem_id="lab-chart")
-            gr.Markdown("#### Every head on one sequence said twice (rows: layers)",
-                        elem_classes="caption")
-            grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
-                           css_template=grid_css(), elem_id="lab-grid")
+        knobs = _settings_column(bar)
+        run = _run_column()
     gr.Markdown("#### The class's runs on this server (newest first)", elem_classes="caption")
     table = gr.Markdown(elem_id="lab-table")
     ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
@@ -140,9 +101,93 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     # (CLASS_JS), so that the run joins the class's chart on the teacher's projector
     klass = gr.Textbox("", visible=False, max_length=100)
 
+    def halt(request: gr.Request):
+        runner.stop(request.session_hash or "anonymous")
+
+    def gone(request: gr.Request) -> None:  # the page was closed or reloaded
+        runner.leave(request.session_hash or "anonymous")
+
+    demo.unload(gone)
+    inputs = [*(knobs[k] for k in SETTINGS), run["predict"], panel.theme]
+    # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
+    # queue's 4 places that every other view's updates wait for.
+    run["train"].click(_watcher(demo, runner), [*inputs, ran, klass],
+                       [run["status"], run["chart"], run["grid"], table, knobs["open"], ran],
+                       api_name=False, js=CLASS_JS.replace("__N__", str(len(inputs) + 2)),
+                       concurrency_id="lab", concurrency_limit=64, show_progress="hidden",
+                       **RAW)
+    run["stop"].click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
+    # Sets the Model knob and the sentence: the live loop (static/live.js) follows them.
+    knobs["open"].click(_opener(runner, registry(demo, zoo)), None,
+                        [knobs["opened"], panel.objective, panel.text],
+                        api_name=False, show_progress="hidden")
+    _wire_tab(tab, panel, runner, table, run["chart"], knobs["steps"], ran)
+
+
+# The Lab's settings, in the order a run reads them (read_settings).
+SETTINGS = ("layers", "heads", "pos", "mlp", "norm", "lr", "seed", "steps")
+RAW = dict(preprocess=True, postprocess=False)  # the figures go out as built
+
+
+def _settings_column(bar) -> dict:
+    """The run's settings and Open my model, by name (:data:`SETTINGS`, "open", "opened")."""
+    with gr.Column(scale=1, min_width=260):
+        layers = gr.Radio(list(LAB_CHOICES["layers"]), value=2, label="Layers",
+                          elem_id="lab-layers")
+        bar.own["layers"] = layers  # the step sets it (one layer first)
+        heads = gr.Radio(list(LAB_CHOICES["heads"]), value=2, label="Heads per layer",
+                         elem_id="lab-heads")
+        pos = gr.Dropdown(list(LAB_CHOICES["pos"]), value="learned",
+                          label="Positional encoding", elem_id="lab-pos")
+        with gr.Row():
+            mlp = gr.Checkbox(False, label="MLP in each block", elem_id="lab-mlp")
+            norm = gr.Checkbox(False, label="LayerNorm", elem_id="lab-norm")
+        lr = gr.Dropdown(list(LAB_CHOICES["lr"]), value="0.003", label="Learning rate",
+                         elem_id="lab-lr")
+        with gr.Row():
+            seed = gr.Number(0, precision=0, minimum=0, maximum=9999, label="Seed",
+                             elem_id="lab-seed")
+            low, high = LAB_CHOICES["steps"]
+            steps = gr.Slider(low, high, value=1000, step=10, label="Training steps",
+                              elem_id="lab-steps")
+        # Loads the finished run's model for this session's views
+        # (explorer/server/lab_session.py)
+        open_model = gr.Button("Open my model in the other views", interactive=False,
+                               elem_id="lab-open")
+        opened_note = gr.Markdown(elem_id="lab-open-status")
+    return {"layers": layers, "heads": heads, "pos": pos, "mlp": mlp, "norm": norm, "lr": lr,
+            "seed": seed, "steps": steps, "open": open_model, "opened": opened_note}
+
+
+def _run_column() -> dict:
+    """The prediction, Train and Stop, and what the run does (status, chart, grid)."""
+    # in one column: during Start here's step it comes first where the row wraps (a
+    # phone, a projector; static/style.css)
+    with gr.Column(scale=2, min_width=320, elem_id="lab-run"):
+        predict = gr.Radio(["yes", "no"], value=None, label=PREDICT,
+                           elem_id="lab-predict")
+        with gr.Row():
+            # side by side even on a phone (the step's chart must fit under them)
+            train = gr.Button("Train", variant="primary", min_width=80, elem_id="lab-train")
+            stop = gr.Button("Stop", min_width=80, elem_id="lab-stop")
+        status = gr.Markdown("", elem_id="lab-status")  # the chart says what comes
+        # drawn before a run (axes, chance, the bar): never an empty box
+        chart = gr.Plot(PlotData(**ready_chart(steps=1000)), show_label=False,
+                        elem_id="lab-chart")
+        gr.Markdown("#### Every head on one sequence said twice (rows: layers)",
+                    elem_classes="caption")
+        grid = gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS,
+                       css_template=grid_css(), elem_id="lab-grid")
+    return {"predict": predict, "train": train, "stop": stop, "status": status,
+            "chart": chart, "grid": grid}
+
+
+def _watcher(demo: gr.Blocks, runner: LabRunner):
+    """Train's handler: ask for a run and stream what it does until it ends (or the page
+    goes), each output sent only when it changed."""
+
     async def watch(layers_, heads_, pos_, mlp_, norm_, lr_, seed_, steps_, prediction, theme,
                     ran_, class_tag, request: gr.Request):
-        """Ask for a run and stream what it does until it ends (or the page goes)."""
         session = request.session_hash or "anonymous"
         address = getattr(getattr(request, "client", None), "host", None) or ""
         closed = gr.Button(interactive=False)
@@ -184,19 +229,14 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
             if run_id is not None:
                 runner.leave(session, run_id)
 
-    def halt(request: gr.Request):
-        runner.stop(request.session_hash or "anonymous")
+    return watch
 
-    models = registry(demo, zoo)
 
-    def gone(request: gr.Request) -> None:  # the page was closed or reloaded
-        runner.leave(request.session_hash or "anonymous")
-
-    demo.unload(gone)
+def _opener(runner: LabRunner, models):
+    """Open my model's handler: this session's finished run, opened for its views (never
+    another's: the runner answers only this session's newest run)."""
 
     def open_mine(request: gr.Request):
-        """This session's finished run, opened for its views (never another's: the runner
-        answers only this session's newest run)."""
         session = session_of(request)
         run_id = runner.latest(session) if session else None
         view = runner.view(run_id) if run_id is not None else None
@@ -211,21 +251,15 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                 gr.Radio(choices=[*OBJECTIVES, LAB_OBJECTIVE], value=LAB_OBJECTIVE),
                 PROBE_SENTENCE)
 
-    inputs = [layers, heads, pos, mlp, norm, lr, seed, steps, predict, panel.theme]
-    raw = dict(preprocess=True, postprocess=False)  # the figures go out as built
-    # Its own line of 64: a watching page mostly sleeps, and must not hold one of the
-    # queue's 4 places that every other view's updates wait for.
-    train.click(watch, [*inputs, ran, klass], [status, chart, grid, table, open_model, ran],
-                api_name=False, js=CLASS_JS.replace("__N__", str(len(inputs) + 2)),
-                concurrency_id="lab", concurrency_limit=64, show_progress="hidden", **raw)
-    stop.click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
-    # Sets the Model knob and the sentence: the live loop (static/live.js) follows them.
-    open_model.click(open_mine, None, [opened_note, panel.objective, panel.text],
-                     api_name=False, show_progress="hidden")
+    return open_mine
+
+
+def _wire_tab(tab: gr.Tab, panel: Panel, runner: LabRunner, table: gr.Markdown,
+              chart: gr.Plot, steps: gr.Slider, ran: gr.State) -> None:
+    """Opening the tab starts the workers, redraws the empty chart in the page's colours
+    and starts the class table's poll; leaving it for any other tab stops the poll."""
 
     def opened(theme, planned, ran_):
-        """The workers start now, so that the first Train answers at once; before a run the
-        chart is drawn again in the page's colours."""
         runner.warm()
         try:
             chart_now = gr.skip() if ran_ else ready_chart(
@@ -236,7 +270,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
 
     poll = wire_table_poll(runner, table)
     tab.select(opened, [panel.theme, steps, ran], [table, chart], api_name=False, queue=False,
-               show_progress="hidden", **raw)
+               show_progress="hidden", **RAW)
     tab.select(lambda: (gr.Timer(active=True), (0, None)), None, poll, api_name=False,
                queue=False, show_progress="hidden")
     # leaving the Lab (any other tab) stops the asking
@@ -245,7 +279,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
                      queue=False, show_progress="hidden")
         for other in get_blocks_context().blocks.values()
         if isinstance(other, gr.Tab) and other is not tab])
-
 
 def wire_table_poll(runner: LabRunner, table: gr.Markdown) -> list:
     """A timer that sends the class's table when it changed, bounded (``TABLE_POLLS``);
