@@ -139,7 +139,68 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
     status = gr.Markdown(elem_id="export-status")
     gr.Markdown(INTRO, elem_classes="caption-text")
+    big, grid, pictures = _figures()
+    prepare, downloads, lab_file = _files()
+    code, make_html, html_file, link, qr = _notebook_and_link()
+    base = gr.Textbox(visible=False, elem_id="export-base")  # this page's own address
+    open_view = gr.Textbox(visible=False, elem_id="export-open-view")  # the link's view
+    demo.load(None, None, base, js=PAGE_ADDRESS, api_name=False)
+    # Before this tab's update (listeners of one trigger run in order): the view to link.
+    tab.select(None, None, open_view, js=OPEN_VIEW, api_name=False, show_progress="hidden")
+    # What the prepared files were made from: an update that arrives later for the same
+    # sentence and knobs (a busy server answers late) keeps them; any change hides them.
+    # The same for the HTML file.
+    prepared = gr.State(None)
+    html_made = gr.State(None)
+    # "my Lab model": the session's own (explorer/server/lab_session.py)
+    serving = _server(registry(demo, zoo), zoo, tok)
+    # Patch's corrupted copy, for a link that opens Patch (built before this tab)
+    copies = [panel.link_fields["corrupt"]] if "corrupt" in panel.link_fields else []
+    outputs = [status, big, grid, link, qr, code, html_file, *downloads, lab_file]
+    wire_live(panel, TAB, dict(fn=_updater(serving, bool(copies)),
+                               inputs=[*panel.inputs, base, open_view, prepared, html_made,
+                                       *copies], outputs=outputs))
+    _wire_files(panel, serving, status, (prepare, prepared, downloads, lab_file),
+                (make_html, html_made, code, html_file))
+    _wire_pictures(panel, pictures)
 
+    @guarded("take it home (api)", lambda message: (message, None, None, ""))
+    def api(request: gr.Request, text, *values):  # the same view, whichever tab is open
+        *controls, page = values
+        return take_home_view(*serving(request, text, controls), text, controls, page)[:4]
+
+    hidden = gr.Button("export api", visible=False)
+    hidden.click(api, [*panel.inputs, base], [status, big, grid, link], api_name="export_view",
+                 show_progress="hidden")
+
+
+N_DOWNLOADS = 5  # the four prepared files and the Lab model's
+
+
+def _no_file():  # a hidden download; built per call: a component made here would render
+    return gr.DownloadButton(value=None, visible=False)
+
+
+def _hidden_downloads() -> list:
+    return [_no_file() for _ in range(N_DOWNLOADS)]
+
+
+def _made_from(text, controls) -> str:
+    """What a prepared file was made from, to compare with a later update's."""
+    return json.dumps([text, *controls], ensure_ascii=False, default=str)
+
+
+def _server(models, zoo, tok):
+    """``serving(request, text, controls)``: (zoo, tokenizer) of this request (the shared
+    zoo, or the session's Lab model); BadControl says why there is none."""
+    def serving(request, text, controls) -> tuple:
+        return sources(models, request, zoo, tok, parse_controls(*controls), text)
+    return serving
+
+
+def _figures():
+    """The head and the grid, and their four picture buttons (button, figure, format,
+    file name)."""
     gr.Markdown("#### The head you picked", elem_classes="caption")
     big = gr.Plot(show_label=False, elem_id="export-head")
     with gr.Row():
@@ -150,7 +211,14 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     with gr.Row():
         grid_png = gr.Button("Grid as PNG", size="sm", min_width=120, elem_id="export-grid-png")
         grid_svg = gr.Button("Grid as SVG", size="sm", min_width=120, elem_id="export-grid-svg")
+    return big, grid, ((head_png, "export-head", "png", HEAD_NAME),
+                       (head_svg, "export-head", "svg", HEAD_NAME),
+                       (grid_png, "export-grid", "png", GRID_NAME),
+                       (grid_svg, "export-grid", "svg", GRID_NAME))
 
+
+def _files():
+    """Prepare, the four prepared files' downloads and the Lab model's."""
     gr.Markdown("#### The numbers", elem_classes="caption")
     prepare = gr.Button("Prepare the files for this sentence", variant="primary", size="md",
                         elem_id="export-prepare")
@@ -168,7 +236,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         # only while "my Lab model" is chosen: the student's own trained weights
         lab_file = gr.DownloadButton("Your Lab model as safetensors", visible=False, size="sm",
                                      min_width=140, elem_id="export-lab-model")
+    return prepare, downloads, lab_file
 
+
+def _notebook_and_link():
+    """The notebook cell, the HTML file, the share link and its QR code."""
     gr.Markdown(TOKENS_HELP, elem_classes="tokens-help")
     gr.Markdown("#### In a notebook", elem_classes="caption")
     gr.Markdown(NOTEBOOK, elem_classes="caption-text")
@@ -189,72 +261,54 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                   interactive=False, buttons=["download", "fullscreen"], height=320,
                   alt_text="QR code of the share link",  # also names the button around it
                   elem_id="export-qr")
-    base = gr.Textbox(visible=False, elem_id="export-base")  # this page's own address
-    open_view = gr.Textbox(visible=False, elem_id="export-open-view")  # the link's view
-    demo.load(None, None, base, js=PAGE_ADDRESS, api_name=False)
-    # Before this tab's update (listeners of one trigger run in order): the view to link.
-    tab.select(None, None, open_view, js=OPEN_VIEW, api_name=False, show_progress="hidden")
+    return code, make_html, html_file, link, qr
 
-    def no_file():  # a hidden download; built per call: a component made here would render
-        return gr.DownloadButton(value=None, visible=False)
 
-    def hidden_downloads() -> list:
-        return [no_file() for _ in (*downloads, lab_file)]
-
-    outputs = [status, big, grid, link, qr, code, html_file, *downloads, lab_file]
-    # What the prepared files were made from: an update that arrives later for the same
-    # sentence and knobs (a busy server answers late) keeps them; any change hides them.
-    # The same for the HTML file.
-    prepared = gr.State(None)
-    html_made = gr.State(None)
-
-    def made_from(text, controls) -> str:
-        return json.dumps([text, *controls], ensure_ascii=False, default=str)
-
-    # "my Lab model": the session's own (explorer/server/lab_session.py)
-    models = registry(demo, zoo)
-
-    def serving(request, text, controls) -> tuple:
-        """(zoo, tokenizer) of this request; BadControl says why there is none."""
-        return sources(models, request, zoo, tok, parse_controls(*controls), text)
-
-    # Patch's corrupted copy, for a link that opens Patch (built before this tab)
-    copies = [panel.link_fields["corrupt"]] if "corrupt" in panel.link_fields else []
-
+def _updater(serving, with_copy: bool):
+    """The live update: the view, the notebook cell, and the files kept only while they
+    were made from this sentence and these knobs (``with_copy``: Patch's corrupted copy
+    comes last)."""
     # a view that failed offers no file made for an earlier one
-    @guarded("take it home", lambda message: [message, None, None, "", None, "", no_file(),
-                                              *hidden_downloads()])
+    @guarded("take it home", lambda message: [message, None, None, "", None, "", _no_file(),
+                                              *_hidden_downloads()])
     def update(request: gr.Request, text, *values):
-        values, corrupt = (values[:-1], values[-1]) if copies else (values, None)
+        values, corrupt = (values[:-1], values[-1]) if with_copy else (values, None)
         *controls, page, view_id, prepared_from, html_from = values
-        keep = prepared_from is not None and prepared_from == made_from(text, controls)
-        files = [gr.skip() for _ in (*downloads, lab_file)] if keep else hidden_downloads()
-        html = gr.skip() if html_from is not None and html_from == made_from(text, controls) \
-            else no_file()
+        keep = prepared_from is not None and prepared_from == _made_from(text, controls)
+        files = [gr.skip() for _ in range(N_DOWNLOADS)] if keep else _hidden_downloads()
+        html = gr.skip() if html_from is not None and html_from == _made_from(text, controls) \
+            else _no_file()
         z, t = serving(request, text, controls)
         return [*take_home_view(z, t, text, controls, page, view_id, corrupt),
                 notebook_cell(z, text, controls), html, *files]
 
-    wire_live(panel, TAB, dict(fn=update, inputs=[*panel.inputs, base, open_view, prepared,
-                                                  html_made, *copies], outputs=outputs))
+    return update
 
-    @guarded("the HTML view", lambda message: [message, None, gr.skip(), no_file()])
+
+def _wire_files(panel: Panel, serving, status, files: tuple, html: tuple) -> None:
+    """Prepare (the four files, then the Lab model's) and Make this view as one HTML file.
+    ``files``: (prepare, its state, the four downloads, the Lab model's); ``html``: (the
+    button, its state, the notebook cell, the download)."""
+    prepare, prepared, downloads, lab_file = files
+    make_html, html_made, code, html_file = html
+
+    @guarded("the HTML view", lambda message: [message, None, gr.skip(), _no_file()])
     def on_html(request: gr.Request, text, *controls):
         path, cell = notebook_file(*serving(request, text, controls), text, controls)
         if path is None:
-            return [EMPTY_STATE, None, cell, no_file()]
-        return [gr.skip(), made_from(text, controls), cell,
+            return [EMPTY_STATE, None, cell, _no_file()]
+        return [gr.skip(), _made_from(text, controls), cell,
                 gr.DownloadButton(value=path, visible=True)]
 
     make_html.click(on_html, panel.inputs, [status, html_made, code, html_file],
                     api_name=False, show_progress="minimal", concurrency_limit=2)
 
-    @guarded("preparing the files", lambda message: [message, None, *hidden_downloads()[:-1]])
+    @guarded("preparing the files", lambda message: [message, None, *_hidden_downloads()[:-1]])
     def on_prepare(request: gr.Request, text, *controls):
         paths = prepare_files(*serving(request, text, controls), text, controls)
         if paths[0] is None:
-            return [EMPTY_STATE, None, *hidden_downloads()[:-1]]
-        return [gr.skip(), made_from(text, controls),
+            return [EMPTY_STATE, None, *_hidden_downloads()[:-1]]
+        return [gr.skip(), _made_from(text, controls),
                 *(gr.DownloadButton(value=p, visible=True) for p in paths)]
 
     prepare.click(on_prepare, panel.inputs, [status, prepared, *downloads],
@@ -262,7 +316,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                   show_progress="minimal", concurrency_limit=2)
 
     # on a failure hidden: the status says why already (on_prepare)
-    @guarded("writing the Lab model's file", lambda message: no_file())
+    @guarded("writing the Lab model's file", lambda message: _no_file())
     def on_lab_file(request: gr.Request, text, *controls):
         """The student's own Lab model as a file, when it is the Model (else hidden)."""
         path = lab_model_file(serving(request, text, controls)[0], controls)
@@ -272,19 +326,11 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     prepare.click(on_lab_file, panel.inputs, lab_file, api_name=False, show_progress="hidden",
                   concurrency_limit=2)
 
-    for button, elem, fmt, name in ((head_png, "export-head", "png", HEAD_NAME),
-                                    (head_svg, "export-head", "svg", HEAD_NAME),
-                                    (grid_png, "export-grid", "png", GRID_NAME),
-                                    (grid_svg, "export-grid", "svg", GRID_NAME)):
+
+def _wire_pictures(panel: Panel, pictures) -> None:
+    """Each picture button downloads its figure in the browser (Plotly.js), named by the
+    layer and head."""
+    for button, elem, fmt, name in pictures:
         js = _DOWNLOAD.format(elem=elem, fmt=fmt, name=name, scale=2 if fmt == "png" else 1,
                               width=EXPORT_WIDTH)
         button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
-
-    @guarded("take it home (api)", lambda message: (message, None, None, ""))
-    def api(request: gr.Request, text, *values):  # the same view, whichever tab is open
-        *controls, page = values
-        return take_home_view(*serving(request, text, controls), text, controls, page)[:4]
-
-    hidden = gr.Button("export api", visible=False)
-    hidden.click(api, [*panel.inputs, base], [status, big, grid, link], api_name="export_view",
-                 show_progress="hidden")
