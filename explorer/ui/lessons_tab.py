@@ -115,7 +115,44 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                 "transformer block. Each has a live computation: change its inputs and watch "
                 "the numbers move.",
                 elem_id="lessons-intro")
+    first, reset1, x1 = _lesson1()
+    # each: (its computation, its inputs, its outputs)
+    lessons = [first, _lesson2(), _lesson3(), _lesson4(), _lesson5(), _lesson6(zoo)]
+    all_inputs = [panel.theme] + [c for _, ins, _ in lessons for c in ins]
+    all_outputs = [o for _, _, outs in lessons for o in outs]
 
+    def render_all(theme, *values):
+        out, i = [], 0
+        for fn, ins, outs in lessons:
+            out += _live(fn, outs)(theme, *values[i:i + len(ins)])
+            i += len(ins)
+        return out
+
+    # The lessons use their own controls, not the sentence: only the theme re-renders them all.
+    wire_live(panel, TAB, dict(fn=render_all, inputs=all_inputs, outputs=all_outputs),
+              watch=("theme",))
+    for fn, ins, outs in lessons:
+        for control in ins:
+            control.change(_live(fn, outs), [panel.theme, *ins], outs,
+                           show_progress="hidden", trigger_mode="always_last",
+                           api_name=False)
+    reset1.click(lambda: rounded(SEED_X), None, x1, api_name=False)
+
+
+def _live(fn, outs):
+    """``fn`` on the page's theme; a failure says so in the lesson's note (lesson 2 has
+    none: its figures go blank) and the server log keeps the trace."""
+    def failed(message):
+        note = message if isinstance(outs[0], gr.Markdown) else None
+        return [note] + [None] * (len(outs) - 1)
+
+    @guarded(f"lesson {fn.__name__}", failed)
+    def run(theme, *args):
+        return list(fn("dark" if theme == "dark" else "light", *args))
+    return run
+
+
+def _lesson1():
     with lesson(1, "Self-attention without parameters", TEXT1):
         x1 = gr.Dataframe(value=rounded(SEED_X), headers=["feature 1", "feature 2",
                                                             "feature 3"],
@@ -125,13 +162,19 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         note1 = gr.Markdown(elem_id="lesson1-note")
         scores1, weights1 = plot_row("lesson1-scores", "lesson1-weights")
         y1 = gr.Plot(show_label=False, elem_id="lesson1-y")
+    return (lesson1, [x1], [note1, scores1, weights1, y1]), reset1, x1
 
+
+def _lesson2():
     with lesson(2, "Queries, keys, values — and why we scale", TEXT2):
         dk = gr.Slider(1, 1024, value=64, step=1, label="d_k (length of q and k)",
                        elem_id="lesson2-dk")
         spread2, sat2 = plot_row("lesson2-spread", "lesson2-saturation", min_width=300)
         row2 = gr.Plot(show_label=False, elem_id="lesson2-example")
+    return lesson2, [dk], [spread2, sat2, row2]
 
+
+def _lesson3():
     with lesson(3, "Multi-head: one wide projection = heads stacked", TEXT3):
         with gr.Row():
             heads3 = gr.Radio([1, 2, 4, 8], value=2, label="heads (d_model = 8)",
@@ -144,7 +187,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         note3 = gr.Markdown(elem_id="lesson3-note")
         out3 = gr.Plot(show_label=False, elem_id="lesson3-outputs")
         pat3 = gr.Plot(show_label=False, elem_id="lesson3-patterns")
+    return lesson3, [heads3, scale3, causal3], [note3, out3, pat3]
 
+
+def _lesson4():
     with lesson(4, "Masks: causal and padding", TEXT4):
         with gr.Row():
             causal4 = gr.Checkbox(value=True, label="causal mask", elem_id="lesson4-causal")
@@ -152,7 +198,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                              elem_id="lesson4-pad")
         note4 = gr.Markdown(elem_id="lesson4-note")
         masked4, pattern4 = plot_row("lesson4-masked", "lesson4-pattern")
+    return lesson4, [causal4, pad4], [note4, masked4, pattern4]
 
+
+def _lesson5():
     with lesson(5, "The block: residual, LayerNorm, feed-forward; pre-LN vs post-LN", TEXT5):
         x5 = gr.Dataframe(value=rounded(BLOCK_X),
                           headers=[f"f{i + 1}" for i in range(BLOCK_D)], datatype="number",
@@ -163,51 +212,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         note5 = gr.Markdown(elem_id="lesson5-note")
         stats5 = gr.Plot(show_label=False, elem_id="lesson5-stats")
         steps5 = gr.Plot(show_label=False, elem_id="lesson5-steps")
+    return lesson5, [x5, scale5], [note5, stats5, steps5]
 
+
+def _lesson6(zoo):
     with lesson(6, "Positional encodings side by side", TEXT6):
         n6 = gr.Slider(8, 128, value=32, step=1, label="positions", elem_id="lesson6-n")
         note6 = gr.Markdown(elem_id="lesson6-note")
         pe6 = plot_row(*(f"lesson6-{kind}" for kind in ENCODINGS), min_width=160)
-
-    # ------------------------------------------------------------------ computations
-
-    lessons = [
-        (lesson1, [x1], [note1, scores1, weights1, y1]),
-        (lesson2, [dk], [spread2, sat2, row2]),
-        (lesson3, [heads3, scale3, causal3], [note3, out3, pat3]),
-        (lesson4, [causal4, pad4], [note4, masked4, pattern4]),
-        (lesson5, [x5, scale5], [note5, stats5, steps5]),
-        (lambda theme, n: lesson6(theme, n, zoo), [n6], [note6, *pe6]),
-    ]
-
-    def live(fn, outs):
-        """``fn`` on the page's theme; a failure says so in the lesson's note (lesson 2 has
-        none: its figures go blank) and the server log keeps the trace."""
-        def failed(message):
-            note = message if isinstance(outs[0], gr.Markdown) else None
-            return [note] + [None] * (len(outs) - 1)
-
-        @guarded(f"lesson {fn.__name__}", failed)
-        def run(theme, *args):
-            return list(fn("dark" if theme == "dark" else "light", *args))
-        return run
-
-    all_inputs = [panel.theme] + [c for _, ins, _ in lessons for c in ins]
-    all_outputs = [o for _, _, outs in lessons for o in outs]
-
-    def render_all(theme, *values):
-        out, i = [], 0
-        for fn, ins, outs in lessons:
-            out += live(fn, outs)(theme, *values[i:i + len(ins)])
-            i += len(ins)
-        return out
-
-    # The lessons use their own controls, not the sentence: only the theme re-renders them all.
-    wire_live(panel, TAB, dict(fn=render_all, inputs=all_inputs, outputs=all_outputs),
-              watch=("theme",))
-    for fn, ins, outs in lessons:
-        for control in ins:
-            control.change(live(fn, outs), [panel.theme, *ins], outs,
-                           show_progress="hidden", trigger_mode="always_last",
-                           api_name=False)
-    reset1.click(lambda: rounded(SEED_X), None, x1, api_name=False)
+    return (lambda theme, n: lesson6(theme, n, zoo)), [n6], [note6, *pe6]
