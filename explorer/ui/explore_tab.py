@@ -86,44 +86,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     gr.HTML(NEWCOMER_HTML.format(gradient=key_gradient()), js_on_load=NEWCOMER_JS,
             css_template=NEWCOMER_CSS, elem_id="newcomer", elem_classes="caption",
             padding=False)
-    # The class's keystrokes wait in one fair line (one place per session) and the ones
-    # waiting together run through the model together (explorer/server/keystroke_queue.py).
-    # A request waits with the (zoo, tokenizer) it runs on: the shared ones, or the
-    # session's own Lab model (the keystroke's body names its session:
-    # explorer/server/client_guard.py).
+    # A request runs on the shared (zoo, tokenizer) or the session's own Lab model.
     models = registry(demo, zoo)
-    keystrokes = KeystrokeQueue(grid_payloads_by_model)
-
-    async def grid_data(request):
-        """One keystroke's grid, asked for by the page's canvas (static/live_grid.js). The
-        request is read here, once (grid_payload.read_request), and travels as that."""
-        try:
-            keystroke = read_request(request)
-        except BadControl as exc:  # a hand-made request: its message, nothing echoed
-            return {"ok": False, "caption": f"⚠️ {exc}"}
-        session = REQUEST_SESSION.get()
-        routed = route_keystroke(models, session, zoo, tok, keystroke)
-        if isinstance(routed, dict):  # an answer at once: no model to run
-            return routed
-        return await keystrokes.submit(session, (keystroke, routed))
-
     gr.HTML(None, html_template=GRID_HTML, js_on_load=GRID_JS, css_template=grid_css(),
-            server_functions=[grid_data], elem_id="grid")
+            server_functions=[_grid_route(models, zoo, tok)], elem_id="grid")
     select = gr.Button("open the clicked head", elem_id="grid-select", elem_classes="ae-hidden")
-    # Below the grid, so the heatmaps stay first on a small or projected screen.
-    # (min widths, here and in static/style.css: on a phone the two stack, not squeeze)
-    with gr.Row(equal_height=False, elem_id="clear-heads-row"):
-        clear_text = gr.Markdown(elem_id="clear-heads-text")
-        clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
-                         elem_id="clear-heads", min_width=300)
-    # Side by side where both fit (a laptop); in a narrower views column (a window of
-    # ~850 px) the row wraps, so the large head gets the column's width, not a third of it.
-    with gr.Row(equal_height=False):
-        big = gr.Plot(show_label=False, elem_id="head-large", min_width=440)
-        preds = gr.Plot(show_label=False, elem_id="predictions", min_width=360)
-    lines = gr.Plot(show_label=False, elem_id="head-view")
-    gr.Markdown(TOKENS_HELP, elem_classes="caption-text", elem_id="tokens-help")
-    table = gr.Markdown(elem_id="head-table")
+    clear_text, clear, big, preds, lines, table = _figures()
     # /explore (the API) answers with a Plotly grid: its own hidden output, not the canvas
     api_grid = gr.Plot(visible=False)
     outputs = [api_grid, big, lines, preds, status, table]
@@ -151,6 +119,56 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     endpoint = gr.Button("explore api", visible=False)
     endpoint.click(api, panel.inputs, outputs, api_name="explore", show_progress="hidden")
+    _wire_heads(demo, zoo, panel, models, clear_text, clear, select)
+
+
+def _grid_route(models, zoo, tok):
+    """The canvas's server function, ``grid_data``: the class's keystrokes wait in one fair
+    line (one place per session) and the ones waiting together run through the model
+    together (explorer/server/keystroke_queue.py). A request waits with the (zoo,
+    tokenizer) it runs on (the keystroke's body names its session:
+    explorer/server/client_guard.py, which answers this name itself: DIRECT_FNS)."""
+    keystrokes = KeystrokeQueue(grid_payloads_by_model)
+
+    async def grid_data(request):
+        """One keystroke's grid, asked for by the page's canvas (static/live_grid.js). The
+        request is read here, once (grid_payload.read_request), and travels as that."""
+        try:
+            keystroke = read_request(request)
+        except BadControl as exc:  # a hand-made request: its message, nothing echoed
+            return {"ok": False, "caption": f"⚠️ {exc}"}
+        session = REQUEST_SESSION.get()
+        routed = route_keystroke(models, session, zoo, tok, keystroke)
+        if isinstance(routed, dict):  # an answer at once: no model to run
+            return routed
+        return await keystrokes.submit(session, (keystroke, routed))
+
+    return grid_data
+
+
+def _figures():
+    """Under the grid: the clear heads, the large head and the guesses, the head view and
+    the head table."""
+    # Below the grid, so the heatmaps stay first on a small or projected screen.
+    # (min widths, here and in static/style.css: on a phone the two stack, not squeeze)
+    with gr.Row(equal_height=False, elem_id="clear-heads-row"):
+        clear_text = gr.Markdown(elem_id="clear-heads-text")
+        clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
+                         elem_id="clear-heads", min_width=300)
+    # Side by side where both fit (a laptop); in a narrower views column (a window of
+    # ~850 px) the row wraps, so the large head gets the column's width, not a third of it.
+    with gr.Row(equal_height=False):
+        big = gr.Plot(show_label=False, elem_id="head-large", min_width=440)
+        preds = gr.Plot(show_label=False, elem_id="predictions", min_width=360)
+    lines = gr.Plot(show_label=False, elem_id="head-view")
+    gr.Markdown(TOKENS_HELP, elem_classes="caption-text", elem_id="tokens-help")
+    table = gr.Markdown(elem_id="head-table")
+    return clear_text, clear, big, preds, lines, table
+
+
+def _wire_heads(demo, zoo, panel: Panel, models, clear_text, clear, select) -> None:
+    """The model knobs (only trained models), the clear heads offered for the model, and
+    opening a head (a clear head, or a square clicked in the grid)."""
     # The pointer follows the model; picking a head moves the Layer and Head sliders, whose
     # change events update the page as a slider drag would. Not queued: no model runs.
     def pointer(objective, heads, pos):
