@@ -76,6 +76,32 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     off = gr.CheckboxGroup(head_choices(default.n_layers, default.n_heads), value=[],
                            label="Heads switched off", elem_id="ablate-heads")
     clear = gr.Button("All heads on", size="sm", elem_id="ablate-clear")
+    outputs = _outputs()
+    toggle = gr.Button("toggle the clicked head", elem_id="ablate-toggle",
+                       elem_classes="ae-hidden")
+    api = gr.Button("ablate", visible=False)  # the API endpoint: no open-tab check
+    last_ranking = gr.State(None)  # (key, Ranking) of this user's last sentence + knobs
+    inputs = [*panel.inputs, off]
+    models = registry(demo, zoo)  # "my Lab model": the session's own
+    compute = _computer(models, zoo, tok)
+
+    def update(request: gr.Request, *values):
+        *values, cached = values
+        shown, remember = compute(request, *values, cached=cached)
+        shown[3] = gr.Plot(value=shown[3], visible=shown[3] is not None)
+        return [*shown, remember]
+
+    wire_live(panel, TAB, dict(fn=update, inputs=[*inputs, last_ranking],
+                               outputs=[*outputs, last_ranking]), extra=(off.change,))
+    def api_view(request: gr.Request, *values):
+        return compute(request, *values)[0]
+
+    api.click(api_view, inputs, outputs, api_name="ablate")
+    _wire_heads(demo, zoo, panel, models, default, off, clear, toggle)
+
+
+def _outputs() -> list:
+    """[status, grid, predictions, change, table intro, table, legend, attribution]."""
     status = gr.Markdown(elem_id="ablate-status")
     grid, predictions = plot_row("ablate-grid", "ablate-predictions", min_width=(320, 280),
                                  scale=(3, 2))
@@ -96,16 +122,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         attribution = gr.Plot(show_label=False, elem_id="ablate-attribution", min_width=300,
                               scale=2)
     legend = gr.Markdown(elem_id="ablate-legend")
-    toggle = gr.Button("toggle the clicked head", elem_id="ablate-toggle",
-                       elem_classes="ae-hidden")
-    api = gr.Button("ablate", visible=False)  # the API endpoint: no open-tab check
-    last_ranking = gr.State(None)  # (key, Ranking) of this user's last sentence + knobs
+    return [status, grid, predictions, change, intro, table, legend, attribution]
 
-    inputs = [*panel.inputs, off]
-    outputs = [status, grid, predictions, change, intro, table, legend, attribution]
 
-    models = registry(demo, zoo)  # "my Lab model": the session's own
-
+def _computer(models, zoo, tok):
+    """``compute(request, text, *knobs, heads_off, cached=None)``: (the shown outputs, the
+    ranking to remember); a ranking ``cached`` for the same sentence and knobs is reused."""
     # (shown outputs, remembered ranking): a failed request shows its message, remembers none
     @guarded("ablate", lambda message: ([message, None, None, None, "", [], "", None], None))
     def compute(request, text, *values, cached=None):
@@ -120,19 +142,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                  v.attribution]
         return shown, remember
 
-    def update(request: gr.Request, *values):
-        *values, cached = values
-        shown, remember = compute(request, *values, cached=cached)
-        shown[3] = gr.Plot(value=shown[3], visible=shown[3] is not None)
-        return [*shown, remember]
+    return compute
 
-    wire_live(panel, TAB, dict(fn=update, inputs=[*inputs, last_ranking],
-                               outputs=[*outputs, last_ranking]), extra=(off.change,))
-    def api_view(request: gr.Request, *values):
-        return compute(request, *values)[0]
 
-    api.click(api_view, inputs, outputs, api_name="ablate")
-
+def _wire_heads(demo, zoo, panel: Panel, models, default, off, clear, toggle) -> None:
+    """The heads offered follow the model; All heads on; a square clicked in the grid
+    toggles its head."""
     offered = gr.State(head_choices(default.n_layers, default.n_heads))
 
     def new_model(objective, heads, pos, ticked, current, request: gr.Request):
