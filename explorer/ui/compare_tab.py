@@ -32,28 +32,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
     bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
-    with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
-        with gr.Row(equal_height=False):
-            objective = gr.Radio(list(KNOBS.objectives), value=next(iter(KNOBS.objectives)),
-                                 label="Model", elem_id="cmp-objective", min_width=220)
-            heads = gr.Radio(list(KNOBS.heads), value=4, label="Heads per layer",
-                             elem_id="cmp-heads", min_width=160)
-            pos = gr.Dropdown(list(KNOBS.positional), value="rotary", label="Positional encoding",
-                              elem_id="cmp-pos", min_width=160)
-        with gr.Row(equal_height=False):
-            mask = gr.Radio(list(KNOBS.masks), value="off", label="Causal mask",
-                            elem_id="cmp-mask", min_width=200)
-            scaling = gr.Radio(list(KNOBS.scales), value="1/√d_head", label="Scaling",
-                               elem_id="cmp-scaling", min_width=220)
-            temperature = gr.Slider(*KNOBS.temperature_range, value=1.0, step=0.05,
-                                    label="Temperature", elem_id="cmp-temperature",
-                                    min_width=160)
-        with gr.Row():
-            swap = gr.Button("⇄ Swap left and right", size="sm", elem_id="cmp-swap")
-            copy = gr.Button("Copy left → right", size="sm", elem_id="cmp-copy")
+    right, swap, copy = _right_knobs()
     # a step sets the right side too (step 6: the same model, scaling off)
-    bar.own.update(objective=objective, heads=heads, pos=pos, mask=mask, scaling=scaling,
-                   temperature=temperature)
+    bar.own.update(zip(("objective", "heads", "pos", "mask", "scaling", "temperature"), right,
+                       strict=True))
     status = gr.Markdown(elem_id="cmp-status")
     left_head, right_head = plot_row("cmp-left", "cmp-right", min_width=300)
     difference, per_head = plot_row("cmp-diff", "cmp-per-head", min_width=(300, 260),
@@ -61,7 +43,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     predictions = gr.Plot(show_label=False, elem_id="cmp-predictions")
     api = gr.Button("compare", visible=False)  # the API endpoint: no open-tab check
 
-    right = [objective, heads, pos, mask, scaling, temperature]
     left = [panel.objective, panel.heads, panel.pos, panel.mask, panel.scaling,
             panel.temperature]
     inputs = [panel.text, *left, panel.layer, panel.head, panel.theme, *right]
@@ -90,6 +71,36 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
               extra=[c.change for c in right])
     api.click(compute, inputs, outputs, api_name="compare")
 
+    _wire_sides(left, right, swap, copy)
+
+
+def _right_knobs():
+    """The right side's knobs, [objective, heads, pos, mask, scaling, temperature], and
+    the Swap and Copy buttons."""
+    with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
+        with gr.Row(equal_height=False):
+            objective = gr.Radio(list(KNOBS.objectives), value=next(iter(KNOBS.objectives)),
+                                 label="Model", elem_id="cmp-objective", min_width=220)
+            heads = gr.Radio(list(KNOBS.heads), value=4, label="Heads per layer",
+                             elem_id="cmp-heads", min_width=160)
+            pos = gr.Dropdown(list(KNOBS.positional), value="rotary", label="Positional encoding",
+                              elem_id="cmp-pos", min_width=160)
+        with gr.Row(equal_height=False):
+            mask = gr.Radio(list(KNOBS.masks), value="off", label="Causal mask",
+                            elem_id="cmp-mask", min_width=200)
+            scaling = gr.Radio(list(KNOBS.scales), value="1/√d_head", label="Scaling",
+                               elem_id="cmp-scaling", min_width=220)
+            temperature = gr.Slider(*KNOBS.temperature_range, value=1.0, step=0.05,
+                                    label="Temperature", elem_id="cmp-temperature",
+                                    min_width=160)
+        with gr.Row():
+            swap = gr.Button("⇄ Swap left and right", size="sm", elem_id="cmp-swap")
+            copy = gr.Button("Copy left → right", size="sm", elem_id="cmp-copy")
+    return [objective, heads, pos, mask, scaling, temperature], swap, copy
+
+
+def _wire_sides(left: list, right: list, swap, copy) -> None:
+    """Swap left and right; copy left to right (a Lab model needs its choice on the right)."""
     def right_model(value):
         """The right side's Model: a Lab model needs its choice there (this session's)."""
         if value == KNOBS.lab:

@@ -85,18 +85,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         make = gr.Button("Make a corrupted copy", size="sm", elem_id="patch-make")
         examples = [gr.Button(label, size="sm", elem_id=f"patch-example-{i}")
                     for i, (label, _, _) in enumerate(EXAMPLES)]
-    status = gr.Markdown(elem_id="patch-status")
-    pair = gr.Dataframe(headers=PAIR_HEADERS,
-                        datatype=["str", "number", "str", "number", "str", "str"],
-                        interactive=False, wrap=False, show_label=False, elem_id="patch-pair")
-    reading = gr.Markdown(elem_id="patch-reading")
-    with gr.Row(equal_height=False):
-        heads = gr.Plot(show_label=False, elem_id="patch-heads", min_width=300, scale=3)
-        guesses = gr.Plot(show_label=False, elem_id="patch-guesses", min_width=280, scale=2)
-    positions = gr.Plot(show_label=False, elem_id="patch-positions")
-    lens = gr.Plot(show_label=False, elem_id="patch-lens")
-    lens_detail_box = gr.Markdown(LENS_HINT, elem_id="patch-lens-detail")
-    attribution = gr.Plot(show_label=False, elem_id="patch-attribution")
+    outputs, lens_detail_box = _outputs()
+    status = outputs[0]
     cell = gr.Textbox("", elem_id="patch-cell", elem_classes="ae-hidden", show_label=False)
     pick = gr.Button("patch the clicked cell", elem_id="patch-pick", elem_classes="ae-hidden")
     lens_cell = gr.Textbox("", elem_id="patch-lens-cell", elem_classes="ae-hidden",
@@ -106,7 +96,6 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     api = gr.Button("patch", visible=False)  # the API endpoint: no open-tab check
 
     inputs = [*panel.inputs, corrupt, cell]
-    outputs = [status, pair, reading, heads, guesses, positions, lens, attribution]
 
     @guarded("patch", lambda message: [message, [], "", None, None, None, None, None])
     def compute(text, *values):
@@ -131,6 +120,30 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
     pick.click(lambda c: c, cell, cell, js=PICK, api_name=False, show_progress="hidden")
 
+    _wire_lens(zoo, tok, panel, lens_cell, lens_pick, lens_detail_box)
+
+
+def _outputs():
+    """[status, pair, reading, heads, guesses, positions, lens, attribution], and the
+    box that reads one lens cell."""
+    status = gr.Markdown(elem_id="patch-status")
+    pair = gr.Dataframe(headers=PAIR_HEADERS,
+                        datatype=["str", "number", "str", "number", "str", "str"],
+                        interactive=False, wrap=False, show_label=False, elem_id="patch-pair")
+    reading = gr.Markdown(elem_id="patch-reading")
+    with gr.Row(equal_height=False):
+        heads = gr.Plot(show_label=False, elem_id="patch-heads", min_width=300, scale=3)
+        guesses = gr.Plot(show_label=False, elem_id="patch-guesses", min_width=280, scale=2)
+    positions = gr.Plot(show_label=False, elem_id="patch-positions")
+    lens = gr.Plot(show_label=False, elem_id="patch-lens")
+    lens_detail_box = gr.Markdown(LENS_HINT, elem_id="patch-lens-detail")
+    attribution = gr.Plot(show_label=False, elem_id="patch-attribution")
+    return [status, pair, reading, heads, guesses, positions, lens, attribution], \
+        lens_detail_box
+
+
+def _wire_lens(zoo, tok, panel: Panel, lens_cell, lens_pick, lens_detail_box) -> None:
+    """A lens cell clicked is read in the box under the lens (its top five)."""
     @guarded("lens detail", lambda message: message)
     def read_lens(text, *values):
         *controls, clicked = values

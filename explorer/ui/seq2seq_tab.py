@@ -60,6 +60,43 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         gr.Markdown(", ".join(WORDS))
     status = gr.Markdown(elem_id="s2s-status")
 
+    step, step_outputs, figures = _figures()
+    decoded = gr.State(None)  # this user's last decoding: the step slider redraws from it
+
+    outputs = [status, decoded, step, *step_outputs, *figures]
+    blank = [None] * (len(outputs) - 3)
+
+    @guarded("encoder-decoder view", lambda message: [message, None, gr.skip(), *blank])
+    def update(text_source, text_other, step_value, *controls):
+        c = parse_controls(*controls)
+        v = seq2seq_view(loaded, text_source, text_other, step_value, c.settings(),
+                         theme=c.theme, layer=c.layer, head=c.head)
+        s = v.step or step_view(None, 1)
+        return [v.status, v.decoded, gr.Slider(maximum=max(v.n_steps, 2), value=s.step),
+                s.output_spans or None, s.source_spans or None, s.fig, v.enc_fig, v.dec_fig,
+                v.cross_fig, v.pad_note, v.batch_fig, v.pad_enc_fig, v.pad_cross_fig]
+
+    def move_step(kept, step_value, theme):
+        if kept is None:
+            return [gr.skip()] * len(step_outputs)
+        s = step_view(kept, step_value, "dark" if theme == "dark" else "light")
+        return [s.output_spans, s.source_spans, s.fig]
+
+    # Its own boxes update it; of the shared knobs, the ones that act on this model.
+    wire_live(panel, TAB, dict(fn=update, inputs=[source, other, step, *panel.inputs[1:]],
+                               outputs=outputs),
+              extra=(source.change, other.change),
+              watch=("mask", "scaling", "temperature", "layer", "head", "theme"))
+    # The step slider only redraws the step (.input: the student's moves, not the maximum
+    # set above); no model runs.
+    step.input(move_step, [decoded, step, panel.theme], step_outputs, show_progress="hidden",
+               trigger_mode="always_last", api_name=False)
+
+
+def _figures():
+    """The step slider, what one step shows ([output, looked, its figure]) and the rest:
+    [encoder, decoder, cross-attention, the padding note, the batch, padding in the
+    encoder and in cross-attention]."""
     gr.Markdown("#### The output, built one word per step", elem_classes="caption")
     step = gr.Slider(1, MAX_WORDS + 1, value=1, step=1, label="Step", info=STEP_HELP,
                      elem_id="s2s-step")
@@ -93,35 +130,5 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         pad_enc = gr.Plot(show_label=False, elem_id="s2s-pad-enc", min_width=300)
         pad_cross = gr.Plot(show_label=False, elem_id="s2s-pad-cross", min_width=300)
 
-    decoded = gr.State(None)  # this user's last decoding: the step slider redraws from it
-
-    step_outputs = [output, looked, step_plot]
-    outputs = [status, decoded, step, *step_outputs, enc_plot, dec_plot, cross_plot, pad_note,
-               batch_plot, pad_enc, pad_cross]
-    blank = [None] * (len(outputs) - 3)
-
-    @guarded("encoder-decoder view", lambda message: [message, None, gr.skip(), *blank])
-    def update(text_source, text_other, step_value, *controls):
-        c = parse_controls(*controls)
-        v = seq2seq_view(loaded, text_source, text_other, step_value, c.settings(),
-                         theme=c.theme, layer=c.layer, head=c.head)
-        s = v.step or step_view(None, 1)
-        return [v.status, v.decoded, gr.Slider(maximum=max(v.n_steps, 2), value=s.step),
-                s.output_spans or None, s.source_spans or None, s.fig, v.enc_fig, v.dec_fig,
-                v.cross_fig, v.pad_note, v.batch_fig, v.pad_enc_fig, v.pad_cross_fig]
-
-    def move_step(kept, step_value, theme):
-        if kept is None:
-            return [gr.skip()] * len(step_outputs)
-        s = step_view(kept, step_value, "dark" if theme == "dark" else "light")
-        return [s.output_spans, s.source_spans, s.fig]
-
-    # Its own boxes update it; of the shared knobs, the ones that act on this model.
-    wire_live(panel, TAB, dict(fn=update, inputs=[source, other, step, *panel.inputs[1:]],
-                               outputs=outputs),
-              extra=(source.change, other.change),
-              watch=("mask", "scaling", "temperature", "layer", "head", "theme"))
-    # The step slider only redraws the step (.input: the student's moves, not the maximum
-    # set above); no model runs.
-    step.input(move_step, [decoded, step, panel.theme], step_outputs, show_progress="hidden",
-               trigger_mode="always_last", api_name=False)
+    return step, [output, looked, step_plot], [enc_plot, dec_plot, cross_plot, pad_note,
+                                               batch_plot, pad_enc, pad_cross]
