@@ -213,14 +213,49 @@ def sizes_sentence(cards: dict[str, dict]) -> str:
     return ("All have " if len(shapes) == 1 else "Sizes: ") + described + "."
 
 
-def readme(directory: Path = CHECKPOINT_DIR) -> str:
-    cards, evals = _load(directory)
-    others = load_others(directory)
+# The opening section of the README: what each kind of file is.
+WHAT_THE_FILES_ARE = [
+    "## What the files are",
+    "",
+    "- `NAME.safetensors`: the weights in float16, with the model config as JSON in the "
+    "header metadata. safetensors holds only tensors and strings, so loading one cannot run "
+    "code. There are no pickles (`.pt`, `.pkl`, `.bin`) here.",
+    "- `NAME.json`: the model card written by the trainer: config, training settings, loss "
+    "history, tokens seen, corpus / tokenizer / weights sha256, the exact command.",
+    "- `snapshots/NAME/step_NNNNN.safetensors`: weights saved during training, for watching "
+    "attention heads form.",
+    "- `eval/NAME.json`: what `python -m explorer.training.evaluate NAME` measured (for "
+    "the other "
+    "transformers: the held-out accuracy their trainer measured).",
+    "- `eval/NAME.page.json`: on how many held-out story openings the page itself names "
+    "each of the model's clear heads (`python -m explorer.analysis.page_check NAME`, run "
+    "after the evaluation, as `zoo_build` does after each model: the page shows these "
+    "counts only for the weights they were measured on).",
+    "- `tokenizer.json`, and `manifest.json`: the sha256 of every weight file and the "
+    "tokenizer, checked by the app before it loads anything.",
+    "",
+]
+
+
+def _size_section(directory: Path) -> list[str]:
+    """How many checkpoints and snapshots, and how many MB each and the folder take."""
     files = [p for p in sorted(directory.rglob("*")) if p.is_file() and p.name != "README.md"
              and not p.name.endswith(".tmp")]
     weights = [p for p in files if p.suffix == ".safetensors" and p.parent == directory]
     snaps = [p for p in files if p.suffix == ".safetensors" and p.parent != directory]
     total = sum(p.stat().st_size for p in files)
+    return ["## Size", "",
+            f"{_count(len(weights), 'checkpoint')} "
+            f"({sum(p.stat().st_size for p in weights) / MB:.1f} MB), "
+            f"{_count(len(snaps), 'snapshot')} "
+            f"({sum(p.stat().st_size for p in snaps) / MB:.1f} MB); "
+            f"the whole folder apart from this README: {total / MB:.1f} MB (1 MB = 10^6 "
+            "bytes).", ""]
+
+
+def readme(directory: Path = CHECKPOINT_DIR) -> str:
+    cards, evals = _load(directory)
+    others = load_others(directory)
     missing = [n for n in planned_names() if n not in cards]
     lines = [
         "# Checkpoints",
@@ -230,25 +265,7 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
         "not this "
         "file.",
         "",
-        "## What the files are",
-        "",
-        "- `NAME.safetensors`: the weights in float16, with the model config as JSON in the "
-        "header metadata. safetensors holds only tensors and strings, so loading one cannot run "
-        "code. There are no pickles (`.pt`, `.pkl`, `.bin`) here.",
-        "- `NAME.json`: the model card written by the trainer: config, training settings, loss "
-        "history, tokens seen, corpus / tokenizer / weights sha256, the exact command.",
-        "- `snapshots/NAME/step_NNNNN.safetensors`: weights saved during training, for watching "
-        "attention heads form.",
-        "- `eval/NAME.json`: what `python -m explorer.training.evaluate NAME` measured (for "
-        "the other "
-        "transformers: the held-out accuracy their trainer measured).",
-        "- `eval/NAME.page.json`: on how many held-out story openings the page itself names "
-        "each of the model's clear heads (`python -m explorer.analysis.page_check NAME`, run "
-        "after the evaluation, as `zoo_build` does after each model: the page shows these "
-        "counts only for the weights they were measured on).",
-        "- `tokenizer.json`, and `manifest.json`: the sha256 of every weight file and the "
-        "tokenizer, checked by the app before it loads anything.",
-        "",
+        *WHAT_THE_FILES_ARE,
         "Language models are named `{causal|bidir}-h{heads}-{positional encoding}`: `causal` "
         "models predict the next word, `bidir` models fill in a masked word. "
         + sizes_sentence(cards) + (" The other transformers (classifier, encoder-decoder) "
@@ -281,13 +298,7 @@ def readme(directory: Path = CHECKPOINT_DIR) -> str:
               "`python -m explorer.training.zoo_build` trains every missing checkpoint in "
               "priority order "
               "with these arguments, then evaluates it and regenerates this file.", "",
-              "## Size", "",
-              f"{_count(len(weights), 'checkpoint')} "
-              f"({sum(p.stat().st_size for p in weights) / MB:.1f} MB), "
-              f"{_count(len(snaps), 'snapshot')} "
-              f"({sum(p.stat().st_size for p in snaps) / MB:.1f} MB); "
-              f"the whole folder apart from this README: {total / MB:.1f} MB (1 MB = 10^6 "
-              "bytes).", ""]
+              *_size_section(directory)]
     lines += others_section(others)
     lines += emerged_section(evals)
     lines += TRIED
