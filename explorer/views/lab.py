@@ -91,8 +91,9 @@ def _status(view: dict, prediction: str | None) -> str:
                 "are training now; yours starts as soon as a worker is free." + also)
     if state in ("failed", "refused"):  # the runner's message (we wrote it), or ours
         return view.get("message") or "⚠️ This run failed on the server. Please press Train again."
-    if last is None:
-        return f"⏳ Starting a worker for your run ({model})…"
+    stopped = view.get("message") or "⏹️ **Stopped.**"
+    if last is None:  # nothing trained yet
+        return stopped if state == "stopped" else f"⏳ Starting a worker for your run ({model})…"
     layer, head, score = _where(last["induction"])
     p_layer, p_head, p_score = _where(last["previous_token"])
     text = (f"**Step {last['step']}** ({last['seconds']:.1f} s of training, {model}). "
@@ -109,19 +110,21 @@ def _status(view: dict, prediction: str | None) -> str:
                 f"{FORMED:.0%}). " + text)
     if state == "running":
         text += also
-    if state in ("done", "stopped") and summary is not None:
-        if state == "stopped":
-            text = (view.get("message") or "⏹️ **Stopped.**") + " " + text
-        elif view["from_cache"]:
+    if state == "stopped":
+        # at once: the press is stopped before its worker's last report (the summary)
+        # arrives, and this is the last status the page gets
+        text = stopped + " " + text
+    elif state == "done" and summary is not None:
+        if view["from_cache"]:
             text = "♻️ **This exact run was trained before on this server: replayed.** " + text
-        if not summary["formed"] and state == "done":
+        if not summary["formed"]:
             text += (f" **No induction head formed** in {summary['steps']} steps"
                      + (": with one layer it cannot — a token's key is built from that token "
                         "and its position only, so it cannot say which token came before "
                         "it, and finding \"the token after the earlier one\" needs a "
                         "previous-token head in an earlier layer." if s.layers == 1 else ".")
                      )
-        if prediction in ("yes", "no") and state == "done":
+        if prediction in ("yes", "no"):
             right = (prediction == "yes") == summary["formed"]
             text += (f"\n\nYou predicted **{prediction}**: "
                      + ("right." if right else "not this time: why not?"))

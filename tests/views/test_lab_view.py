@@ -69,6 +69,19 @@ def test_what_a_student_reads_in_each_state():
     assert "one layer it cannot" in none.status and "You predicted **yes**" in none.status
 
 
+def test_a_stopped_run_says_so_before_its_worker_has_reported():
+    """Stop marks the press stopped at once, and the page's watch ends on that status; the
+    worker's summary comes later (under load, after it): the status says Stopped anyway,
+    at any step and before the first one."""
+    for events in ([point(0), point(40)], []):
+        for summary in (None, {"steps": 40, "formed": False, "formed_at_step": None}):
+            shown = lab_view(view("stopped", events=events, summary=summary), "yes")
+            assert shown.final and "Stopped" in shown.status, (events, summary)
+            assert "No induction head formed" not in shown.status  # it did not finish
+            assert "You predicted" not in shown.status
+    assert "Step 40" in lab_view(view("stopped", events=[point(0), point(40)])).status
+
+
 def test_the_class_table_lists_the_newest_run_first():
     rows = [{"layers": n, "heads": 2, "pos": "learned", "mlp": False, "norm": False, "lr": 0.003,
              "seed": 0, "steps": 900, "formed": n == 2, "formed_at_step": 400 if n == 2 else None,
