@@ -79,11 +79,7 @@ class AppServer:
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) the server process has used so far, from /proc."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError, AttributeError):
-            return float("nan")
+        return pid_cpu_seconds(self.proc.pid) if self.proc else float("nan")
 
     def stop(self) -> dict[str, float]:
         final = proc_status(self.proc.pid) if self.proc else {}

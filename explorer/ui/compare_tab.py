@@ -32,10 +32,9 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
     bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
-    right, swap, copy = _right_knobs()
-    # a step sets the right side too (step 6: the same model, scaling off)
-    bar.own.update(zip(("objective", "heads", "pos", "mask", "scaling", "temperature"), right,
-                       strict=True))
+    knobs, swap, copy = _right_knobs()
+    right = list(knobs.values())
+    bar.own.update(knobs)  # a step sets the right side too (step 6: the same model, scaling off)
     status = gr.Markdown(elem_id="cmp-status")
     left_head, right_head = plot_row("cmp-left", "cmp-right", min_width=300)
     difference, per_head = plot_row("cmp-diff", "cmp-per-head", min_width=(300, 260),
@@ -75,8 +74,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
 
 def _right_knobs():
-    """The right side's knobs, [objective, heads, pos, mask, scaling, temperature], and
-    the Swap and Copy buttons."""
+    """The right side's knobs by name (objective, heads, pos, mask, scaling, temperature:
+    the left side's order and the step bar's names), and the Swap and Copy buttons."""
     with gr.Accordion("Right side", open=True, elem_id="cmp-knobs"):
         with gr.Row(equal_height=False):
             objective = gr.Radio(list(KNOBS.objectives), value=next(iter(KNOBS.objectives)),
@@ -96,7 +95,8 @@ def _right_knobs():
         with gr.Row():
             swap = gr.Button("⇄ Swap left and right", size="sm", elem_id="cmp-swap")
             copy = gr.Button("Copy left → right", size="sm", elem_id="cmp-copy")
-    return [objective, heads, pos, mask, scaling, temperature], swap, copy
+    return {"objective": objective, "heads": heads, "pos": pos, "mask": mask,
+            "scaling": scaling, "temperature": temperature}, swap, copy
 
 
 def _wire_sides(left: list, right: list, swap, copy) -> None:

@@ -174,7 +174,10 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
                  show_progress="hidden")
 
 
-N_DOWNLOADS = 5  # the four prepared files and the Lab model's
+# Prepare's files (prepare_files writes them in this order): (button label, elem id)
+PREPARED = (("Head as CSV", "export-head-csv"), ("Every head as CSV", "export-grid-csv"),
+            ("Capture as NPZ", "export-npz"), ("Capture as JSON", "export-json"))
+N_DOWNLOADS = len(PREPARED) + 1  # and the Lab model's
 
 
 def _no_file():  # a hidden download; built per call: a component made here would render
@@ -223,16 +226,8 @@ def _files():
     prepare = gr.Button("Prepare the files for this sentence", variant="primary", size="md",
                         elem_id="export-prepare")
     with gr.Row():
-        downloads = [
-            gr.DownloadButton("Head as CSV", visible=False, size="sm", min_width=140,
-                              elem_id="export-head-csv"),
-            gr.DownloadButton("Every head as CSV", visible=False, size="sm", min_width=140,
-                              elem_id="export-grid-csv"),
-            gr.DownloadButton("Capture as NPZ", visible=False, size="sm", min_width=140,
-                              elem_id="export-npz"),
-            gr.DownloadButton("Capture as JSON", visible=False, size="sm", min_width=140,
-                              elem_id="export-json"),
-        ]
+        downloads = [gr.DownloadButton(label, visible=False, size="sm", min_width=140,
+                                       elem_id=elem_id) for label, elem_id in PREPARED]
         # only while "my Lab model" is chosen: the student's own trained weights
         lab_file = gr.DownloadButton("Your Lab model as safetensors", visible=False, size="sm",
                                      min_width=140, elem_id="export-lab-model")

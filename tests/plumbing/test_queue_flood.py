@@ -31,8 +31,7 @@ def test_a_class_of_30_is_answered_through_two_floods_with_no_503(app_url):  # n
     # test_one_session_holds_at_most_two_waiting_events pins that). How many get refused
     # here depends on how soon the class is served, which stops the floods: on a quiet box
     # none (356 posts, each served before the next), under load hundreds.
-    assert 503 not in stats["flood"] and stats["flood"][200] < 4 * 150 + 100 * 3, \
-        stats["flood"]
+    assert stats["flood"][200] < 4 * 150 + 100 * 3, stats["flood"]
     print("flood test:", {k: v for k, v in stats.items() if k != "latency"})
 
 
