@@ -39,7 +39,6 @@ from explorer.ui import (
     classify_tab,
     compare_tab,
     explore_tab,
-    guided_tab,
     inside_tab,
     lab_tab,
     layers_tab,
@@ -49,8 +48,9 @@ from explorer.ui import (
     positional_tab,
     seq2seq_tab,
     shapes_tab,
+    start_here_tab,
     take_home_tab,
-    training_tab,
+    through_training_tab,
 )
 from explorer.ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
 from explorer.views.explore import first_head as explore_first_head
@@ -72,7 +72,7 @@ knob (mask, scaling, heads, positions) and see why it exists."""
 # page's CSS writes each section's name before its first tab (explorer/ui/page.py).
 SECTIONS = [
     ("Look", [("Explore", "explore", explore_tab),
-              (guided_tab.TITLE, guided_tab.TAB, guided_tab),
+              (start_here_tab.TITLE, start_here_tab.TAB, start_here_tab),
               ("Inside one head", "inside", inside_tab)]),
     ("Learn", [("Shapes", "shapes", shapes_tab),
                ("Positional encodings", "positional", positional_tab),
@@ -81,7 +81,7 @@ SECTIONS = [
                     ("Ablate", "ablate", ablate_tab),
                     ("Patch", "patch", patch_tab),
                     ("Through the layers", "layers", layers_tab),
-                    ("Through training", "training", training_tab),
+                    ("Through training", "training", through_training_tab),
                     (lab_tab.TITLE, lab_tab.TAB, lab_tab)]),
     ("Other models", [("Classify", "classify", classify_tab),
                       ("Encoder–decoder", "seq2seq", seq2seq_tab)]),

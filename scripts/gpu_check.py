@@ -50,15 +50,15 @@ from explorer.views.controls import Controls
 from explorer.views.explore import clear_heads_view, explore, settled_update
 from explorer.views.export import read_npz
 from explorer.views.grid_payload import grid_payload
-from explorer.views.guided import REPEAT
 from explorer.views.inside import inside_view
 from explorer.views.layers import METHOD_NAMES, layers_view
 from explorer.views.lessons import lesson6
 from explorer.views.positional import positional_view
 from explorer.views.seq2seq import Loaded, load_seq2seq, seq2seq_view
 from explorer.views.shapes import shapes_view
+from explorer.views.start_here import REPEAT
 from explorer.views.take_home import prepare_files, take_home_view
-from explorer.views.training import training_view
+from explorer.views.through_training import training_view
 from scripts.page_diff import Diff, differences
 
 NO_DEVICE = 3

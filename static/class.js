@@ -218,7 +218,7 @@
   }
 
   // ------------------------------------------------------------- a student
-  // an optional nickname (the server cleans and bounds it: explorer/views/classroom.py)
+  // an optional nickname (the server cleans and bounds it: explorer/views/class_state.py)
   function nicknameBox(code, student) {
     const input = el("input", { id: "class-nickname", type: "text", maxLength: 24,
       placeholder: "Nickname (optional)", "aria-label": "Nickname (optional)",

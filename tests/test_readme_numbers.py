@@ -313,7 +313,7 @@ def test_only_the_small_rotary_models_find_most_short_sentences_easier(held_out)
 
 def test_the_labs_defaults_form_an_induction_head_in_a_few_hundred_steps():
     """The Lab row's claims, from the Lab's own measured runs (checkpoints/eval/lab.json,
-    ``python -m explorer.training.lab_findings``; tests/views/test_guided_lab.py checks they
+    ``python -m explorer.training.lab_findings``; tests/views/test_start_here_lab.py checks they
     were made with today's defaults)."""
     found = json.loads((CHECKPOINTS / "eval" / "lab.json").read_text(encoding="utf-8"))
     one, two = found["summary"]["1"], found["summary"]["2"]

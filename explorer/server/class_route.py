@@ -1,9 +1,9 @@
 """Class mode over HTTP (issue 43): the routes under ``/ae-class/`` that a teacher's page and
-its students' pages talk to; the state itself is explorer/views/classroom.py.
+its students' pages talk to; the state itself is explorer/views/class_state.py.
 
 One ASGI middleware, :class:`ClassRoutes`, answers every request under :data:`PREFIX` and
 passes all others on (as explorer/server/engine_route.py does). It owns the app's one
-:class:`~explorer.views.classroom.Classrooms` (``.rooms``). Every answer is JSON with
+:class:`~explorer.views.class_state.Classrooms` (``.rooms``). Every answer is JSON with
 ``Cache-Control: no-store``; a refusal is ``{"ok": false, "message"}`` with its status
 (400 bad input, 403 not the teacher / not a student of it, 404 unknown class, 405, 410
 ended, 413 body over 64 kB, 429 full or too many opens), plus ``"ended": true`` when the
@@ -49,7 +49,7 @@ import orjson
 
 from explorer.server.client_guard import RateLimiter, client_address, proxy_hops
 from explorer.views.class_lab import class_lab
-from explorer.views.classroom import (
+from explorer.views.class_state import (
     ClassEnded,
     ClassError,
     Classrooms,

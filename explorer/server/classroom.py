@@ -16,7 +16,7 @@ from explorer.server import sessions
 from explorer.server.class_route import ClassRoutes
 from explorer.server.client_guard import ClientGuard, RateLimiter
 from explorer.server.engine_route import EngineFiles
-from explorer.views.classroom import Classrooms
+from explorer.views.class_state import Classrooms
 
 
 class ClassroomBlocks(gr.Blocks):

@@ -1,6 +1,6 @@
 """The static page's configuration, read from the views (never retyped): the knobs' labels
 and choices (explorer/views/controls.py), the canvas colours (grid_payload.canvas_colors),
-the Start here steps (explorer/views/guided.py) and the grid's markup and CSS (their one
+the Start here steps (explorer/views/start_here.py) and the grid's markup and CSS (their one
 source, explorer/views/grid_markup.py, as the app's Explore and the notebook use)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from explorer.views.controls import (
 from explorer.views.engine_texts import engine_texts
 from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.grid_payload import canvas_colors, plain_status
-from explorer.views.guided import DEFAULTS, Step, default_path
+from explorer.views.start_here import DEFAULTS, Step, default_path
 
 # The views a static page can draw with the browser's engine: Explore's grid and large head,
 # and Ablate's question (the guesses with heads switched off, ticked under the knobs).

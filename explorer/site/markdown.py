@@ -1,4 +1,4 @@
-"""Our own Markdown (the steps' texts, explorer/views/guided.py) as safe HTML: everything is
+"""Our own Markdown (the steps' texts, explorer/views/start_here.py) as safe HTML: everything is
 escaped first, then only **bold**, *italic* and `code` become tags. The texts hold no user
 text; escaping anyway keeps a stray < from ever becoming markup."""
 

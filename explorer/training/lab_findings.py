@@ -7,8 +7,8 @@ layers on seeds 0-4, 1,000 steps each, one thread, and writes
 ``checkpoints/eval/lab.json``: every run's summary (formed or not, at which step, the best
 induction and previous-token scores on held-out sequences) and per layer count how many
 formed an induction head and the range of steps. Start here's Lab step
-(:mod:`explorer.views.guided`) says only what this file holds, and
-``tests/views/test_guided_lab.py`` pins the sentence to it. The file is data, not code: no
+(:mod:`explorer.views.start_here`) says only what this file holds, and
+``tests/views/test_start_here_lab.py`` pins the sentence to it. The file is data, not code: no
 checkpoint is written.
 """
 

@@ -2,7 +2,7 @@
 teacher's chart of the class's Lab runs) and static/class.css in the
 page's head, with what the script needs to know of this page: the views' titles by id (a
 lead names a view by id; the tab bar shows titles), each Start-here step's choices
-(explorer/views/guided_choices.py) and where the routes are (explorer/server/class_route.py).
+(explorer/views/start_here_choices.py) and where the routes are (explorer/server/class_route.py).
 
 The script does nothing unless the address asks for class mode (``?teach=1`` or
 ``?class=CODE``), so the page of a student on their own is unchanged.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from explorer.paths import STATIC as STATIC_DIR
-from explorer.views.guided_choices import every_steps_choices
+from explorer.views.start_here_choices import every_steps_choices
 
 STATIC = STATIC_DIR
 

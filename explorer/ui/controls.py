@@ -42,13 +42,13 @@ from explorer.views.controls import (
     SCALE_CHOICES,
     TEMPERATURE_RANGE,
 )
-from explorer.views.guided import REPEAT
 from explorer.views.share import HEAD_MAX
+from explorer.views.start_here import REPEAT
 
 EXAMPLES = [
     "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to",
     # every head the default model is named for at once: the previous-word diagonal, the
-    # copying stripe on the repeat, and the guess continuing the list (explorer.views.guided)
+    # copying stripe on the repeat, and the guess continuing the list (explorer.views.start_here)
     REPEAT,
     "The dog that the boys liked was happy. The dogs that the boy liked",
     "The animal didn't cross the street because it was too tired.",

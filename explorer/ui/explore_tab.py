@@ -38,8 +38,9 @@ READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
 # What the grid is, its colour key and a newcomer's way to Start here, above the grid (issue
 # 42 item 11: a student alone saw 15 tabs, no key). The key's gradient is the canvas's own
 # scale (grid_payload.canvas_colors, which live_grid.js builds its palette from): one
-# scale, never a copy. The button opens the Start here tab (explorer/ui/guided_tab.py) and sits on
-# the heading's line, where a phone's screen had room to spare. Our words only: no user text.
+# scale, never a copy. The button opens the Start here tab (explorer/ui/start_here_tab.py)
+# and sits on the heading's line, where a phone's screen had room to spare. Our words only:
+# no user text.
 NEWCOMER_HTML = (
     '<div class="ae-newcomer"><div class="ae-newcomer-head"><h4>Every head</h4>'
     '<button type="button" class="ae-start-link">New? Start here</button></div>'

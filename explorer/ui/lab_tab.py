@@ -32,7 +32,7 @@ from explorer.paths import STATIC as STATIC_DIR
 from explorer.server.lab_session import registry, session_of
 from explorer.ui.controls import Panel
 from explorer.ui.step_bar import declare as step_bar
-from explorer.views.classroom import record_run
+from explorer.views.class_state import record_run
 from explorer.views.controls import LAB_OBJECTIVE, OBJECTIVES, BadControl
 from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.lab import (

@@ -30,7 +30,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     with gr.Row(equal_height=False):
         detail = gr.Plot(show_label=False, elem_id="pe-detail", min_width=300)
         similarity = gr.Plot(show_label=False, elem_id="pe-similarity", min_width=300)
-    gr.Markdown(SHUFFLE_INTRO, elem_id="pe-shuffle-intro")  # covered in step 5 (guided.py)
+    gr.Markdown(SHUFFLE_INTRO, elem_id="pe-shuffle-intro")  # covered in step 5 (start_here.py)
     seed = gr.State(0)
     summary = gr.Markdown(elem_id="pe-shuffle-summary")
     with gr.Column(visible=False) as shuffle_box:

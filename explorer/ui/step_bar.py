@@ -1,7 +1,7 @@
 """A Start-here step in the view it opens: its title, where to look, the question, "Reveal
 the answer" and "Next step", at the top of that view.
 
-"Set up this step" (explorer/ui/guided_tab.py) sets the sentence and knobs and opens a view; the
+"Set up this step" (explorer/ui/start_here_tab.py) sets the sentence and knobs and opens a view; the
 question used to stay behind on Start here. Each view a step opens calls :func:`declare`
 first in its tab: a bar, hidden until a step of that view is set up. Every event that
 changes the step (Set up, a bar's "Next step", "All steps") writes all the bars at once,
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import gradio as gr
 
 from explorer.ui.controls import Panel
-from explorer.views.guided import Step
+from explorer.views.start_here import Step
 
 # The shared controls a step sets, in Panel's names (Step.controls() has each).
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",

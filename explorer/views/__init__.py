@@ -1,7 +1,7 @@
 """What each view of the page shows for one request: control values in, figures and text out.
 
 One module per view, the UI-free function its ``explorer/ui/<view>_tab.py`` calls: Explore
-(:mod:`.explore`, :mod:`.grid_payload`), Start here (:mod:`.guided`), Inside one head
+(:mod:`.explore`, :mod:`.grid_payload`), Start here (:mod:`.start_here`), Inside one head
 (:mod:`.inside`), Shapes (:mod:`.shapes`), Positional encodings (:mod:`.positional`),
 Lessons (:mod:`.lessons`), Compare, Ablate, Through the layers (:mod:`.layers`), Through
 training (:mod:`.training`), Classify, the encoder-decoder (:mod:`.seq2seq`,

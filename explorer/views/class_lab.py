@@ -2,7 +2,7 @@
 
 The teacher's page asks ``GET /ae-class/<code>/lab`` (explorer/server/class_route.py) about
 once a second; the route takes each student's newest run from the class
-(:meth:`explorer.views.classroom.Classrooms.runs`) and its curve from the Lab's runner
+(:meth:`explorer.views.class_state.Classrooms.runs`) and its curve from the Lab's runner
 (:meth:`explorer.training.lab_runner.LabRunner.curves`), and :func:`class_lab` makes what
 static/class.js draws on its canvas: one curve per set of settings, with how many students
 ran it. Identical settings share one training in the Lab (or replay it from its cache), so

@@ -4,7 +4,7 @@
 // instead of a server; a small live loop of this page's own calls its update() for every
 // change, with the request's one shape (AttentionExplorer.grid.request). A click on a square
 // opens that head large: a second grid fed a one-head payload. Start here: the steps of
-// explorer/views/guided.py (HTML escaped by the builder), live where the engine computes the
+// explorer/views/start_here.py (HTML escaped by the builder), live where the engine computes the
 // step's view, else marked as recorded on the full app.
 (function () {
   "use strict";

@@ -8,7 +8,7 @@ import pytest
 from explorer.analysis.clear_heads import ClearHead, clear_heads, on_page_sentence, summary
 from explorer.analysis.page_check import page_counts, story_openings
 from explorer.models.zoo import PAGE_SUFFIX, read_eval
-from explorer.views.guided import REPEAT, STORY
+from explorer.views.start_here import REPEAT, STORY
 
 
 def test_story_openings_take_the_first_sentences_of_the_first_stories():

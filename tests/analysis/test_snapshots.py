@@ -181,7 +181,7 @@ def test_the_view_draws_the_built_in_list_beside_the_sentence(snaps, tok):
     """The word-list curve is there whatever the sentence, so the jump shows even on a
     story sentence whose own copy curve stays low."""
     from explorer.views.controls import parse_controls
-    from explorer.views.training import training_view
+    from explorer.views.through_training import training_view
 
     view = training_view(snaps, tok, TEXT, parse_controls(*CONTROLS), len(snaps) - 1)
     curves = {t.name: list(t.y) for t in view.chart.data}
@@ -231,7 +231,7 @@ def test_the_early_bump_on_the_list_is_not_copying(snaps, tok):
     the best head there looks a fixed distance back (the same places, the list's second
     half swapped: about as much); the last snapshot's copies (far less without the copy)."""
     from explorer.views.controls import parse_controls
-    from explorer.views.training import training_view
+    from explorer.views.through_training import training_view
 
     early, late = copy_control(snaps, tok, 1), copy_control(snaps, tok, len(snaps) - 1)
     assert early[0] > 0.25 and early[1] >= early[0] / 2
@@ -287,8 +287,8 @@ def test_api_training_empty_text(client):
 
 def test_tab_without_snapshots_or_with_bad_controls_explains(tok):
     from explorer.analysis.snapshots import SnapshotSet
-    from explorer.ui.training_tab import compute
-    from explorer.views.training import NO_SNAPSHOTS
+    from explorer.ui.through_training_tab import compute
+    from explorer.views.through_training import NO_SNAPSHOTS
 
     assert compute(SnapshotSet(NAME, (), ()), tok, TEXT, CONTROLS, 0)[0] == NO_SNAPSHOTS
     bad = list(CONTROLS)

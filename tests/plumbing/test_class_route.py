@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 import explorer.server.class_route
 from explorer.server.class_route import ClassRoutes
-from explorer.views.classroom import UNKNOWN, Classrooms
+from explorer.views.class_state import UNKNOWN, Classrooms
 
 STATE = {"step": 2, "view": "explore", "text": "The cat sat on the mat.",
          "knobs": {"heads": 4}, "revealed": False}
@@ -217,7 +217,7 @@ def test_a_class_has_a_bounded_number_of_waiting_followers(monkeypatch):
 def test_nicknames_roster_and_the_lab_chart_are_the_teachers(tmp_path):
     from explorer.training.lab import LabSettings
     from explorer.training.lab_runner import LabRunner
-    from explorer.views.classroom import record_run
+    from explorer.views.class_state import record_run
     from tests.training.lab_fakes import SLOW_WORKER
 
     runner = LabRunner(tmp_path, workers=1, worker=SLOW_WORKER)

@@ -9,7 +9,7 @@ from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.site.build import zoo_models
 from explorer.site.markdown import to_html
 from explorer.views.controls import OBJECTIVES, SCALE_CHOICES
-from explorer.views.guided import default_path
+from explorer.views.start_here import default_path
 
 MB = 1024 * 1024
 

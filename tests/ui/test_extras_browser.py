@@ -32,7 +32,7 @@ TABS = [("Through the layers", "layers"), ("Through training", "training"),
 
 extras_url = tabs_server("extra tabs", [
     ("Explore", "explore", "explore_tab"), ("Through the layers", "layers", "layers_tab"),
-    ("Through training", "training", "training_tab"),
+    ("Through training", "training", "through_training_tab"),
     ("Take it home", "export", "take_home_tab")], share_link=True)
 
 

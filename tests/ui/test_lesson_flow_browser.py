@@ -99,8 +99,8 @@ def test_step_4_shows_the_loss_as_trained_and_now_beside_the_guesses(browser, ap
                                                                      resources):
     """Item 5 (laptop): the guess got worse while the answer said "easier"; the guesses'
     legend now gives the sentence's loss as trained and now, on the first screen."""
-    from explorer.views.guided import STORY
-    from explorer.views.guided_numbers import measure
+    from explorer.views.start_here import STORY
+    from explorer.views.start_here_numbers import measure
 
     tok, zoo = resources
     m = measure(zoo, tok, STORY, STORY, None)

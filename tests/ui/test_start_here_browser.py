@@ -11,8 +11,8 @@ import io
 
 import pytest
 
-from explorer.ui.guided_tab import TITLES
-from explorer.views.guided import default_path
+from explorer.ui.start_here_tab import TITLES
+from explorer.views.start_here import default_path
 from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
 
 LAPTOP = dict(viewport={"width": 1366, "height": 900})

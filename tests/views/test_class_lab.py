@@ -10,7 +10,7 @@ import time
 from explorer.training.lab import FORMED, LabSettings
 from explorer.training.lab_runner import LabRunner, run_key
 from explorer.views.class_lab import class_lab, label
-from explorer.views.classroom import Classrooms, record_run
+from explorer.views.class_state import Classrooms, record_run
 
 
 def wait_done(runner, run_ids, timeout=120):

@@ -1,13 +1,13 @@
 """Explore under an experiment shows the sentence's loss as trained and now (issue 42 item
 5): step 4's top guess gets worse ("her" 49 % → "the" 78 %) while its answer says the
 sentence gets easier; the loss beside the guesses shows both. Pinned against what Start
-here measures for step 4 (explorer.views.guided_numbers), not typed by hand."""
+here measures for step 4 (explorer.views.start_here_numbers), not typed by hand."""
 
 from explorer.analysis.losses import loss_spec, spec_loss
 from explorer.views.controls import parse_controls
 from explorer.views.explore import explore, settled_update
-from explorer.views.guided import STORY, default_path
-from explorer.views.guided_numbers import measure
+from explorer.views.start_here import STORY, default_path
+from explorer.views.start_here_numbers import measure
 
 
 def _step4(resources):

@@ -5,7 +5,7 @@ tokens quoted so that they never become Markdown."""
 from explorer.views.ablate import quoted_token
 from explorer.views.controls import parse_controls
 from explorer.views.explore import explore
-from explorer.views.guided import REPEAT
+from explorer.views.start_here import REPEAT
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 3, 2, "light"]
 

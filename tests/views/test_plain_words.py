@@ -22,7 +22,7 @@ from explorer.views.layers import METHOD_NAMES, layers_view
 from explorer.views.lessons import lesson3
 from explorer.views.positional import positional_view
 from explorer.views.seq2seq_padding import padding_note
-from explorer.views.training import snapshot_words
+from explorer.views.through_training import snapshot_words
 from tests.conftest import tiny_model
 
 torch.set_num_threads(1)

@@ -18,7 +18,7 @@ from explorer.views.layers import STRIP_MARK, layers_view
 from explorer.views.lessons import lesson1, lesson2, lesson3, lesson4, lesson5, lesson6
 from explorer.views.positional import NEEDS_MODEL, positional_view
 from explorer.views.shapes import shapes_view
-from explorer.views.training import NO_SNAPSHOTS, training_view
+from explorer.views.through_training import NO_SNAPSHOTS, training_view
 from tests.conftest import tiny_model
 
 torch.set_num_threads(1)

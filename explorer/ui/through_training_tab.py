@@ -8,7 +8,7 @@ from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.controls import BadControl, parse_controls
-from explorer.views.training import SnapshotSet, load_snapshots, training_view
+from explorer.views.through_training import SnapshotSet, load_snapshots, training_view
 
 TAB = "training"
 

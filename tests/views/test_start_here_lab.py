@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 from explorer.training.lab import LabSettings
 from explorer.training.lab_findings import FINDINGS, STEPS, read_findings, summarise
-from explorer.views.guided import _lab_answer, steps
+from explorer.views.start_here import _lab_answer, steps
 
 
 def test_the_findings_were_measured_with_the_labs_defaults_of_today():

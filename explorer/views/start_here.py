@@ -12,7 +12,7 @@ they are on the first screen of a laptop, a projector and a phone (explorer/ui/s
 
 Pure data and functions: no gradio, no torch, no user text in any string here. The numbers
 a step quotes about the model come from its evaluation or from
-:mod:`explorer.views.guided_numbers` (measured when the page starts).
+:mod:`explorer.views.start_here_numbers` (measured when the page starts).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from explorer.analysis.clear_heads import ClearHead, clear_heads
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo
 from explorer.training.lab_findings import read_findings
-from explorer.views.guided_numbers import Measured, measure
 from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
+from explorer.views.start_here_numbers import Measured, measure
 
 # Sentences of the path (the model knows the simple English of children's stories).
 STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave the ball to"
@@ -283,7 +283,7 @@ def _copying_answer(ind, measured: Measured | None) -> str:
 def steps(evaluation: dict | None, measured: Measured | None = None,
           lab: dict | None = None) -> list[Step]:
     """The path for the default model, given its evaluation (``eval/NAME.json``) and, when
-    they were measured, the numbers it quotes (:func:`explorer.views.guided_numbers.measure`);
+    they were measured, the numbers it quotes (:func:`explorer.views.start_here_numbers.measure`);
     ``lab``: the Lab's findings (:mod:`explorer.training.lab_findings`) for its step."""
     heads = clear_heads(evaluation)
     prev, ind = _find(heads, "previous-token"), _find(heads, "induction")

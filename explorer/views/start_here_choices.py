@@ -3,9 +3,9 @@
 In class mode each student picks one of a step's choices before the reveal, and the
 teacher's page counts them on the projector (peer instruction: the class sees its own
 spread of predictions, then the answer). The choices name the possible outcomes plainly and
-mark none right: the reveal is the step's answer (explorer/views/guided.py), which the
+mark none right: the reveal is the step's answer (explorer/views/start_here.py), which the
 class reads once the teacher reveals it. Keyed by the step's number (its title starts with
-it, ``"3 · Switch it off"``); tests/views/test_guided_choices.py checks that every step of
+it, ``"3 · Switch it off"``); tests/views/test_start_here_choices.py checks that every step of
 the path has its choices and that they fit a phone's button.
 """
 

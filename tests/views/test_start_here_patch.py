@@ -6,8 +6,8 @@ import numpy as np
 
 from explorer.analysis.patching import patch
 from explorer.models.zoo import DEFAULT_NAME
-from explorer.views.guided import default_path
 from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
+from explorer.views.start_here import default_path
 
 
 def test_step_8_names_the_head_that_carries_the_copied_word(resources):

@@ -1,11 +1,11 @@
-"""Class mode's registry (explorer/views/classroom.py): codes, who may lead, bounds, the
+"""Class mode's registry (explorer/views/class_state.py): codes, who may lead, bounds, the
 class's answers, isolation between classes, expiry on a fake clock, versions."""
 
 from __future__ import annotations
 
 import pytest
 
-from explorer.views.classroom import (
+from explorer.views.class_state import (
     ALPHABET,
     ENDED,
     IDLE_S,
@@ -236,7 +236,7 @@ def test_a_nickname_is_set_later_cleaned_and_listed_for_the_teacher_only(rooms):
 
 
 def test_each_students_newest_lab_run_is_kept_bounded_by_the_class(rooms):
-    from explorer.views.classroom import record_run
+    from explorer.views.class_state import record_run
 
     code, teacher = rooms.open()
     a, b = rooms.join(code), rooms.join(code)

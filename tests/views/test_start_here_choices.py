@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from explorer.views.guided import default_path
-from explorer.views.guided_choices import CHOICES, MAX_CHARS, UNSURE, choices_for, step_number
+from explorer.views.start_here import default_path
+from explorer.views.start_here_choices import CHOICES, MAX_CHARS, UNSURE, choices_for, step_number
 
 
 def test_every_step_of_the_path_has_its_choices(resources):

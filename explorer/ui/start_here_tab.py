@@ -1,4 +1,5 @@
-"""The "Start here" tab: a guided path (:mod:`explorer.views.guided`) a teacher runs with a class.
+"""The "Start here" tab: a guided path (:mod:`explorer.views.start_here`) a teacher runs with
+a class.
 
 The table of contents of the path: one step at a time, what to look at, a question to
 predict, the answer behind a "Reveal" fold, and a button that sets the sentence and knobs
@@ -16,14 +17,14 @@ import gradio as gr
 
 from explorer.ui import step_bar
 from explorer.ui.controls import Panel
-from explorer.views.guided import default_path
+from explorer.views.start_here import default_path
 
 TAB = "start"
 TITLE = "Start here"
 INTRO = ("**Start here.** Nine short steps through what attention heads do, for a class "
          "or on your own. Read the step, *predict* the answer, then press **Set up this "
          "step**, look, and reveal the answer.")
-# The titles of the views the steps open, as app.TABS shows them (tests/views/test_guided.py
+# The titles of the views the steps open, as app.TABS shows them (tests/views/test_start_here.py
 # checks they agree).
 TITLES = {"explore": "Explore", "compare": "Compare", "ablate": "Ablate",
           "positional": "Positional encodings",

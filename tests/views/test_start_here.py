@@ -5,7 +5,7 @@ shipped default model."""
 import pytest
 
 from explorer.views.controls import parse_controls
-from explorer.views.guided import REPEAT, steps
+from explorer.views.start_here import REPEAT, steps
 
 FOUND = {"previous_token": {"best": {"layer": 1, "head": 0, "score": 0.55}, "emerged": True},
          "induction": {"random_repeat": {"best": {"layer": 3, "head": 1, "score": 0.78},
@@ -29,7 +29,7 @@ def test_every_step_sets_knobs_the_page_offers_and_opens_a_view_that_exists(eval
 
 def test_the_tab_titles_the_steps_open_are_the_pages_own():
     from explorer import app
-    from explorer.ui.guided_tab import TITLE, TITLES
+    from explorer.ui.start_here_tab import TITLE, TITLES
 
     shown = {tab_id: title for title, tab_id, _ in app.TABS}
     assert all(shown[tab_id] == title for tab_id, title in TITLES.items())
@@ -102,7 +102,7 @@ def test_the_copying_step_says_what_the_page_counts_show(resources):
     from dataclasses import replace
 
     from explorer.analysis.clear_heads import clear_heads
-    from explorer.views.guided import _copies_stories
+    from explorer.views.start_here import _copies_stories
 
     tok, zoo = resources
     ind = next(h for h in clear_heads(zoo.evals[zoo.default_name]) if h.kind == "induction")
@@ -122,7 +122,7 @@ def test_the_numbers_the_steps_quote_are_measured_on_the_shipped_model(resources
     from explorer.analysis.losses import loss_spec, spec_loss
     from explorer.analysis.run import analyse
     from explorer.models.settings import AttentionSettings
-    from explorer.views.guided import STORY, default_path
+    from explorer.views.start_here import STORY, default_path
 
     tok, zoo = resources
     path = default_path(zoo, tok)
