@@ -61,7 +61,12 @@ NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")  # a view's or a knob's name
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 STATE_KEYS = ("step", "view", "text", "knobs", "revealed")
 ENDED = "This class has ended."
-UNKNOWN = "This class has ended (the server restarted or the teacher ended it)."
+# An unknown code is a mistyped one, one never opened, or one this server no longer holds
+# (it restarted, or dropped the class long after it ended): the server cannot tell which.
+UNKNOWN = ("No class has this code on this server. Check the code with your teacher (a "
+           "class also ends when the server restarts).")
+MALFORMED = (f"That is not a class code: a code is {CODE_LENGTH} letters and digits, "
+             "like K7PX2M.")
 
 
 class ClassError(Exception):
@@ -165,7 +170,7 @@ def normal_code(code) -> str:
     """A code as typed (any case, spaces around) in its stored form; unknown if malformed."""
     code = code.strip().upper() if isinstance(code, str) else ""
     if not CODE.match(code):
-        raise UnknownClass(UNKNOWN)
+        raise UnknownClass(MALFORMED)
     return code
 
 

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 import explorer.server.class_route
 from explorer.server.class_route import ClassRoutes
-from explorer.views.class_state import UNKNOWN, Classrooms
+from explorer.views.class_state import MALFORMED, UNKNOWN, Classrooms
 
 STATE = {"step": 2, "view": "explore", "text": "The cat sat on the mat.",
          "knobs": {"heads": 4}, "revealed": False}
@@ -138,10 +138,11 @@ def test_ended_and_unknown_classes_answer_ended_even_to_waiting_followers():
         for path in (f"{code}/follow", f"{code}/join"):
             r = await (c.get if path.endswith("follow") else c.post)("/ae-class/" + path)
             assert r.status_code == 410 and r.json()["ended"] is True
-        for unknown in ("ZZZZZZ", "nope", "%3Cscript%3E"):
+        for unknown, said in (("ZZZZZZ", UNKNOWN), ("nope", MALFORMED),
+                              ("%3Cscript%3E", MALFORMED)):
             r = await c.get(f"/ae-class/{unknown}/follow")
             assert r.status_code == 404 and r.json() == {"ok": False, "ended": True,
-                                                         "message": UNKNOWN}
+                                                         "message": said}
     run(make(), test)
 
 

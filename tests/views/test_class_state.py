@@ -3,12 +3,16 @@ class's answers, isolation between classes, expiry on a fake clock, versions."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from explorer.views.class_state import (
     ALPHABET,
+    CODE,
     ENDED,
     IDLE_S,
+    MALFORMED,
     UNKNOWN,
     ClassEnded,
     ClassError,
@@ -178,10 +182,16 @@ def test_ended_and_unknown_classes_say_so(rooms):
     with pytest.raises(ClassEnded, match="This class has ended"):
         rooms.snapshot(code)
     assert rooms._classes[code].students == {} and rooms._classes[code].answers == {}
-    for unknown in ("ZZZZZZ", "short", "", None, "0O1IL0", "A" * 1000):
+    for unknown in ("ZZZZZZ", " zzzzzz "):  # well formed, never opened: not "ended"
         with pytest.raises(UnknownClass) as err:
             rooms.snapshot(unknown)
         assert str(err.value) == UNKNOWN and err.value.status == 404
+        assert "ended" not in str(err.value).split(".")[0]
+    for malformed in ("short", "", None, "0O1IL0", "A" * 1000):
+        with pytest.raises(UnknownClass) as err:
+            rooms.snapshot(malformed)
+        assert str(err.value) == MALFORMED and err.value.status == 404
+        assert CODE.match(re.search(r"like (\w+)", MALFORMED).group(1))
 
 
 def test_at_most_500_students_a_class():
