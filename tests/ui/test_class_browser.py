@@ -142,8 +142,8 @@ def test_a_second_class_sees_none_of_it(lesson, browser, app_url):  # noqa: F811
 
 
 def test_ending_the_class_tells_every_student(lesson):
-    """The teacher ends it (a server restart answers the same: an unknown class, with the
-    same words): each student's bar says so and stops following; no page is left waiting."""
+    """The teacher ends it: each student's bar says so and stops following; no page is left
+    waiting (an unknown class, as after a server restart, also stops the following)."""
     teacher, students = lesson
     teacher.locator("#class-end").click()
     teacher.wait_for_function("() => document.querySelector('#class-answers')"
