@@ -30,3 +30,17 @@ def test_the_command_says_where_it_runs_in_its_own_options():
     assert "--share" in local and "launch()" not in local
     room = app.started_message(None, "0.0.0.0", 8000, share=False)
     assert "THIS-COMPUTER'S-ADDRESS:8000" in room
+
+
+def test_gradio_is_pinned_to_one_version_everywhere():
+    """The code relies on Gradio internals of one release (the queue's fetch path, stamps in
+    hidden components): requirements.txt, pyproject.toml and the Space card name the same
+    version, and it is the one installed, the one the tests ran with."""
+    from importlib.metadata import version
+
+    root = README.parent
+    card = front_matter(README.read_text(encoding="utf-8"))["sdk_version"]
+    req = re.search(r"^gradio==([\d.]+)", (root / "requirements.txt").read_text(), re.M)
+    proj = re.search(r'"gradio==([\d.]+)"', (root / "pyproject.toml").read_text())
+    assert req and proj, "gradio is pinned with == in requirements.txt and pyproject.toml"
+    assert req.group(1) == proj.group(1) == card == version("gradio")

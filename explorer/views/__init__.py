@@ -4,7 +4,7 @@ One module per view, the UI-free function its ``explorer/ui/<view>_tab.py`` call
 (:mod:`.explore`, :mod:`.grid_payload`), Start here (:mod:`.start_here`), Inside one head
 (:mod:`.inside`), Shapes (:mod:`.shapes`), Positional encodings (:mod:`.positional`),
 Lessons (:mod:`.lessons`), Compare, Ablate, Through the layers (:mod:`.layers`), Through
-training (:mod:`.training`), Classify, the encoder-decoder (:mod:`.seq2seq`,
+training (:mod:`.through_training`), Classify, the encoder-decoder (:mod:`.seq2seq`,
 :mod:`.seq2seq_padding`) and Take it home (:mod:`.take_home`, with :mod:`.export` and
 :mod:`.share`). The knobs' values are read and checked in :mod:`.controls`, which also
 hands the page the few constants it needs from below (the box's limit, the tokens' help).
