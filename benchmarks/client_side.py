@@ -137,7 +137,8 @@ INSTRUMENT = """() => {
   let last = null, lastCanvas = 0;
   const tick = () => {
     // the canvas grid (static/live_grid.js) says what it drew on its node
-    const c = document.querySelector('#grid canvas'), m = c && c.__aeGrid;
+    const c = document.querySelector('#grid canvas');
+    const m = c && window.AttentionExplorer?.grid?.state(c);
     if (m && m.ok && m.drawn !== lastCanvas) {
       lastCanvas = m.drawn;
       const row = Array.from(m.cells.subarray((m.layers * m.n - 1) * m.heads * m.n));
@@ -194,7 +195,7 @@ def bench_browser(server: AppServer, sentences: Sentences, n_keys: int,
         page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
         page.goto(server.url + "/")
         page.wait_for_function("() => document.querySelector('#grid .js-plotly-plot') || "
-                               "(document.querySelector('#grid canvas') || {}).__aeGrid",
+                               "window.AttentionExplorer?.grid?.state('#grid canvas')",
                                timeout=30000)
         page.evaluate(INSTRUMENT)
         box = page.locator("#sentence textarea")

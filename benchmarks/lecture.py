@@ -109,7 +109,8 @@ def engine_assets(server: AppServer) -> list[str]:
 
     html = httpx.get(server.url + "/config", timeout=30).json().get("head") or ""
     scripts = re.findall(r'<script src="(ae-engine/[^"]+)"', html)
-    config = re.search(r"const c = (\{.*?\}); let tries", html)
+    config = re.search(r'<script type="application/json" id="ae-engine-config">(.*?)</script>',
+                       html, re.S)
     if not scripts or not config:
         return []
     c = json.loads(config.group(1))

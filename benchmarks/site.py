@@ -5,7 +5,8 @@
 
 Served by a plain local static server (Python's http.server, threaded), as from a USB stick.
 
-- first grid: from ``page.goto`` to the canvas's ``__aeGrid.ok`` (static/live_grid.js), a fresh
+- first grid: from ``page.goto`` to ``window.AttentionExplorer?.grid?.state(canvas).ok``
+  (static/live_grid.js), a fresh
   browser context each time (no cache), ``--loads`` times; also the bytes transferred before it;
 - keystroke: one keystroke's compute in the page, ``AttentionExplorer.gridPayload`` (engine,
   tokenizer and payload) at 32 tokens, timed with performance.now() over ``--keys`` calls
@@ -29,7 +30,7 @@ from pathlib import Path
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
-GRID = "document.querySelector('#grid canvas')?.__aeGrid"
+GRID = "window.AttentionExplorer?.grid?.state('#grid canvas')"
 # a sentence of exactly 32 tokens is found in the page (the tokenizer says), then timed
 KEYS = """async ([n]) => {
   const AE = window.AttentionExplorer, tok = await AE.tokenizer.load("models/tokenizer.json");

@@ -10,11 +10,11 @@
 Both return an :class:`AttentionView`: Jupyter, JupyterLab, VS Code and Colab show it
 through ``_repr_html_()``; ``.html`` is a whole self-contained page and ``.save(path)``
 writes it (:mod:`explorer.views.notebook_view`, which Take it home uses too). The drawing is
-the page's own canvas script, ``static/live_grid.js``, inside the small environment
-``static/notebook.js`` gives it in place of Gradio's (see there): the grid, a click
-on a head opens it large below, hovering shows the weight and its two tokens, light and dark.
-Everything it needs is in the HTML (no CDN, no fonts, no request), and each view has its own
-element ids and its own copy of the scripts, so several views in one notebook keep working.
+the page's own canvas renderer, ``static/live_grid.js``, mounted by ``static/notebook.js``
+in place of Gradio (both inlined as one bundle, ``static/build/notebook.js``): the grid, a
+click on a head opens it large below, hovering shows the weight and its two tokens, light and
+dark. Everything it needs is in the HTML (no CDN, no fonts, no request), and each view has its
+own element ids and its own copy of the bundle, so several views in one notebook keep working.
 
     from explorer.notebook import head_view, show
     head_view(outputs.attentions, tokenizer.convert_ids_to_tokens(ids))

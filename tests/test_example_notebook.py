@@ -31,7 +31,8 @@ def test_the_example_notebook_runs_and_draws_three_views():
     assert len(views) == 3
     for html in views:
         assert re.search(r'<div id="ae-nb-[0-9a-f]+" class="ae-nb">', html)
-        assert "AE.grid = { mount:" in html and "G.mount(" in html  # the renderer, inlined
+        # the renderer and its mount, inlined as their bundle (static/build/notebook.js)
+        assert "// static/live_grid.js" in html and "// static/notebook.js" in html
         assert not re.search(r"https?://|\bsrc=|\bhref=", html)  # nothing to fetch
     ids = {re.search(r'id="(ae-nb-[0-9a-f]+)"', html).group(1) for html in views}
     assert len(ids) == 3  # each view its own elements

@@ -94,8 +94,9 @@ def test_the_html_is_self_contained_and_each_view_has_its_own_ids(tmp_path):
     first, second = view._repr_html_(), view._repr_html_()
     ids = [re.search(r'id="(ae-nb-[0-9a-f]+)"', h).group(1) for h in (first, second)]
     assert ids[0] != ids[1]
-    # live_grid.js itself, inlined, and its one markup and CSS (explorer/views/grid_markup.py)
-    assert (STATIC / "live_grid.js").read_text(encoding="utf-8") in first
+    # the renderer's bundle itself, inlined (static/build/notebook.js: live_grid.js and
+    # notebook.js), and its one markup and CSS (explorer/views/grid_markup.py)
+    assert (STATIC / "build" / "notebook.js").read_text(encoding="utf-8") in first
     assert grid_markup("grid", FALLBACK) in first and grid_markup("head") in first
     assert grid_css(f"#{ids[0]}") in first
     saved = view.save(tmp_path / "v.html")

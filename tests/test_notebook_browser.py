@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from explorer.notebook import head_view, show
-from tests.server import browser  # noqa: F401  (fixture)
 
 TOKENS = ["The", " cat", " sat", " on", " the", " mat", "</script>"]
-DRAWN = "(i) => !!(document.querySelectorAll('.ae-nb-grid canvas')[i] || {}).__aeGrid"
+DRAWN = ("(i) => !!window.AttentionExplorer?.grid?.state("
+         "document.querySelectorAll('.ae-nb-grid canvas')[i])")
 
 
 def causal(layers: int, heads: int, n: int, seed: int = 0) -> np.ndarray:
@@ -39,8 +39,8 @@ def offline_page(browser):  # noqa: F811
 
 
 def grid_state(page, index: int = 0, which: str = ".ae-nb-grid") -> dict:
-    return page.evaluate(f"() => document.querySelectorAll('{which} canvas')[{index}]"
-                         ".__aeGrid")
+    return page.evaluate("() => window.AttentionExplorer?.grid?.state("
+                         f"document.querySelectorAll('{which} canvas')[{index}])")
 
 
 def test_a_saved_head_view_draws_offline_and_hover_and_click_work(offline_page, tmp_path):
@@ -69,7 +69,7 @@ def test_a_saved_head_view_draws_offline_and_hover_and_click_work(offline_page, 
     tip.wait_for(state="visible", timeout=5000)
     assert tip.inner_text().startswith("L2 H3 · query 6 </script> → key 0 The: ")
     canvas.click(position={"x": x, "y": y})  # opens L2 H3 large
-    page.wait_for_function("() => document.querySelector('.ae-nb-head canvas').__aeGrid"
+    page.wait_for_function("() => window.AttentionExplorer?.grid?.state('.ae-nb-head canvas')"
                            ".drawn >= 2", timeout=5000)
     assert "L2 H3 large" in page.locator(".ae-nb-head .ae-grid-caption").inner_text()
     assert grid_state(page)["selected"] == [2, 3]

@@ -1,5 +1,6 @@
-"""What the browser engine needs, served by the app (issue 38): the engine's scripts
-(static/engine/*.js), the tokenizer, the zoo's 21 language models and the caption's texts.
+"""What the browser engine needs, served by the app (issue 38): the engine's bundle
+(static/build/engine.js, built from static/engine/ by ``npm run build``), the tokenizer, the
+zoo's 21 language models and the caption's texts.
 
 One ASGI middleware answers ``GET <prefix>/<version>/<file>`` for a fixed list of files and
 passes every other request on; nothing a request names is ever joined to a path. A file's URL
@@ -8,7 +9,9 @@ is served ``Cache-Control: immutable`` for a year: a student's browser fetches a
 The texts (explorer/views/engine_texts.py) are built on first request, kept, and revalidated
 by ETag; a file is read from disk per request in a worker thread (the OS keeps it cached).
 
-:func:`head` is the page's part: the scripts in the engine's load order and the URLs.
+:func:`head` is the page's part, markup and data only: the engine's configuration as JSON
+(``<script type="application/json" id="ae-engine-config">``: the URLs, the texts' URL, the
+default model), then the bundle, which reads it (static/engine/index.js says how).
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from explorer.paths import CHECKPOINTS, STATIC
 from explorer.views.controls import Controls
 from explorer.views.engine_texts import engine_texts
 
-ENGINE = STATIC / "engine"
+BUILD = STATIC / "build"
 PREFIX = "/ae-engine/"
-SCRIPTS = ("tokenizer.js", "model.js", "engine.js", "payload.js")
+SCRIPTS = ("engine.js",)  # static/build/: the engine's one bundle
+CONFIG_ID = "ae-engine-config"  # static/engine/index.js reads the element of this id
 TEXTS = "engine_texts.json"
 IMMUTABLE = b"public, max-age=31536000, immutable"
 TYPES = {".js": b"text/javascript; charset=utf-8", ".json": b"application/json",
@@ -39,7 +43,7 @@ def _sha(path: Path) -> str:
 
 @functools.lru_cache(maxsize=1)
 def files() -> dict[str, Path]:
-    """``"<sha12>/<name>"`` -> file, for every file served (the scripts that exist, the
+    """``"<sha12>/<name>"`` -> file, for every file served (the bundle if built, the
     tokenizer, the zoo's language models named in the manifest)."""
     manifest = json.loads((CHECKPOINTS / "manifest.json").read_text())["files"]
     out = {}
@@ -49,7 +53,7 @@ def files() -> dict[str, Path]:
                 and (CHECKPOINTS / name).exists():
             out[f"{sha[:12]}/{name}"] = CHECKPOINTS / name
     for name in (*SCRIPTS, "tokenizer.json"):
-        path = (ENGINE if name.endswith(".js") else CHECKPOINTS) / name
+        path = (BUILD if name.endswith(".js") else CHECKPOINTS) / name
         if path.exists():
             out[f"{_sha(path)[:12]}/{name}"] = path
     return out
@@ -61,28 +65,23 @@ def urls() -> dict[str, str]:
             for key, name in ((k, k.split("/", 1)[1]) for k in files())}
 
 
+def config() -> dict:
+    """The engine's configuration on the page: {urls, texts, model} (static/engine/index.js)."""
+    return {"urls": urls(), "texts": PREFIX.lstrip("/") + TEXTS,
+            "model": Controls().checkpoint()}
+
+
 def head() -> str:
-    """The page's engine: its scripts, then where its models and texts are."""
+    """The page's engine: its configuration (JSON), then its bundle. Gradio adds the head's
+    elements to the page in this order, so the JSON is there when the bundle runs."""
     where = urls()
-    tags = [f'<script src="{where[name]}"></script>' for name in SCRIPTS if name in where]
-    config = json.dumps({"urls": where, "texts": PREFIX.lstrip("/") + TEXTS,
-                         "model": Controls().checkpoint()})
-    # Gradio adds the head's scripts to the page itself: they load in any order, after this
-    # one, so it waits for the four. Then the default model, the tokenizer and the texts
-    # once the page is idle (an empty run loads all three); other models on first use.
-    tags.append("<script>(() => { const c = " + config + "; let tries = 0;"
-                " const start = () => { const AE = globalThis.AttentionExplorer || {};"
-                " if (!(AE.tokenizer && AE.model && AE.engine && AE.payload)) {"
-                " if (++tries < 600) setTimeout(start, 100); return; }"
-                " AE.engine.configure({urls: c.urls});"
-                " AE.payload.configure({textsUrl: c.texts}); AE.gridInBrowser = true;"
-                " const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));"
-                " idle(() => { AE.engine.runTyped('', {model: c.model}).catch(() => {});"
-                " AE.payload.texts().catch(() => {}); }); }; start(); })();</script>")
+    # JSON inside <script>: "</" and "<!--" must not end or open anything
+    data = json.dumps(config(), ensure_ascii=False).replace("<", "\\u003c")
+    tags = [f'<script type="application/json" id="{CONFIG_ID}">{data}</script>']
+    tags += [f'<script src="{where[name]}"></script>' for name in SCRIPTS if name in where]
     return "\n".join(tags)
 
 
-@functools.lru_cache(maxsize=1)
 @functools.lru_cache(maxsize=1)
 def _texts() -> tuple[bytes, bytes]:
     body = json.dumps(engine_texts(), ensure_ascii=False).encode()

@@ -1,12 +1,12 @@
-"""Write the static edition into a folder: the page (static/site/), the engine scripts
-(static/engine/, copied), the grid renderer (static/live_grid.js, copied unchanged), the
-tokenizer and the 21 zoo language models (checkpoints/, F16 safetensors) under models/,
-the configuration read from the views (config.py) inlined into index.html, and README.md
-carrying the static Space card.
+"""Write the static edition into a folder: the page (static/site/index.html and site.css),
+its one script (static/build/site.js, the bundle of static/site/site.js with the engine and
+the grid renderer inside: ``npm run build``), the tokenizer and the 21 zoo language models
+(checkpoints/, F16 safetensors) under models/, the configuration read from the views
+(config.py) inlined into index.html as JSON, and README.md carrying the static Space card.
 
 Shape of OUT::
 
-    index.html  site.js  site.css  live_grid.js  engine/*.js  README.md
+    index.html  site.js  site.css  README.md
     models/tokenizer.json  models/<name>.safetensors (21)
 """
 
@@ -21,8 +21,7 @@ from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, load_zoo
 from explorer.paths import STATIC
 from explorer.site.config import site_config
 
-# classic scripts, in the engine's load order (docs: /work/notes/engine_contract.md)
-ENGINE_ORDER = ("tokenizer.js", "model.js", "engine.js", "payload.js")
+BUNDLE = STATIC / "build" / "site.js"  # scripts/build_js.mjs writes it from static/site/site.js
 DEFAULT_APP_URL = "README.md"  # the card below, which names the full app's repository
 CARD = """---
 title: Attention Explorer (static)
@@ -52,31 +51,23 @@ def zoo_models(directory: Path = CHECKPOINT_DIR) -> list[Path]:
 
 def _page(config: dict) -> str:
     template = (STATIC / "site" / "index.html").read_text(encoding="utf-8")
-    scripts = "\n".join([*(f'<script src="engine/{name}"></script>' for name in ENGINE_ORDER
-                           if (STATIC / "engine" / name).exists()),
-                         '<script src="live_grid.js"></script>'])  # the grid's renderer
     # JSON inside <script>: "</" and "<!--" must not end or open anything
     data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
-    return template.replace("<!--ENGINE-->", scripts).replace("/*CONFIG*/{}", data)
+    return template.replace("/*CONFIG*/{}", data)
 
 
 def build(out: Path, app_url: str | None = None) -> Path:
     """Write the static edition into ``out`` (created; files of an older build replaced)."""
     out = Path(out)
-    (out / "engine").mkdir(parents=True, exist_ok=True)
-    (out / "models").mkdir(exist_ok=True)
+    (out / "models").mkdir(parents=True, exist_ok=True)
     tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
     zoo = load_zoo(CHECKPOINT_DIR, tok.vocab_size)
     models = zoo_models()
     for path in models:
         shutil.copyfile(path, out / "models" / path.name)
     shutil.copyfile(CHECKPOINT_DIR / "tokenizer.json", out / "models" / "tokenizer.json")
-    for name in ENGINE_ORDER:
-        if (STATIC / "engine" / name).exists():
-            shutil.copyfile(STATIC / "engine" / name, out / "engine" / name)
-    shutil.copyfile(STATIC / "live_grid.js", out / "live_grid.js")
-    for name in ("site.js", "site.css"):
-        shutil.copyfile(STATIC / "site" / name, out / name)
+    shutil.copyfile(BUNDLE, out / "site.js")
+    shutil.copyfile(STATIC / "site" / "site.css", out / "site.css")
     config = site_config(zoo, tok, [p.stem for p in models], app_url or DEFAULT_APP_URL)
     (out / "index.html").write_text(_page(config), encoding="utf-8")
     (out / "README.md").write_text(CARD.format(short=SHORT_DESCRIPTION), encoding="utf-8")

@@ -1,13 +1,15 @@
 """One attention view as self-contained HTML: the page's grid of every head, drawn by the
-page's own canvas renderer (``static/live_grid.js``, unchanged), which ``static/notebook.js``
-mounts twice (the grid, and the head opened large); the boxes and their CSS come from the
+page's own canvas renderer (``static/live_grid.js``), which ``static/notebook.js`` mounts
+twice (the grid, and the head opened large), both inlined as their one bundle
+(``static/build/notebook.js``, ``npm run build``); the boxes and their CSS come from the
 grid's one source, :mod:`explorer.views.grid_markup`.
 
 :class:`AttentionView` holds one grid payload (the format of
 :mod:`explorer.views.grid_payload`) and writes it as an HTML fragment for a notebook
 (``_repr_html_``), a whole page (``.html``) or a file (``.save``). Everything is inlined:
-no CDN, no fonts, no request; each fragment has fresh element ids and its own copy of the
-scripts, so several views on one page never share state. :func:`attention_payload` makes
+no CDN, no fonts, no request; each fragment has fresh element ids, its data as JSON and its
+own copy of the bundle, which draws every view not drawn yet, so several views on one page
+never share state. :func:`attention_payload` makes
 the payload of any attention array. Used by :mod:`explorer.notebook` and by the Take it
 home view (:mod:`explorer.views.take_home`).
 """
@@ -45,14 +47,15 @@ def _box(cls: str, view: str, caption: str = "") -> str:
     return f'<div class="{cls}">{grid_markup(view, caption)}</div>'
 
 
+BUNDLE = STATIC / "build" / "notebook.js"  # scripts/build_js.mjs writes it
+
+
 @functools.cache
-def _scripts() -> tuple[str, str]:
-    """(static/live_grid.js, static/notebook.js), read once."""
-    grid, shim = ((STATIC / name).read_text(encoding="utf-8")
-                  for name in ("live_grid.js", "notebook.js"))
-    for source in (grid, shim):  # inlined in a <script>: it must not close it
-        assert "</script" not in source.lower()
-    return grid, shim
+def _bundle() -> str:
+    """static/build/notebook.js, read once."""
+    source = BUNDLE.read_text(encoding="utf-8")
+    assert "</script" not in source.lower()  # inlined in a <script>: it must not close it
+    return source
 
 
 def script_json(value: Any) -> str:
@@ -80,7 +83,6 @@ class AttentionView:
         """The view as an HTML fragment with a fresh element id (each call, so the same
         view shown twice in a notebook is two independent drawings)."""
         view_id = "ae-nb-" + uuid.uuid4().hex[:12]
-        grid, shim = _scripts()
         data = {"theme": self.theme, "payload": self.payload,
                 "colors": {name: canvas_colors(name) for name in ("light", "dark")}}
         css = CSS.format(id=view_id) + grid_css(f"#{view_id}")
@@ -90,8 +92,7 @@ class AttentionView:
                 + "".join(f'<p class="ae-nb-line">{html.escape(line)}</p>'
                           for line in self.heading)
                 + _box("ae-nb-grid", "grid", FALLBACK) + _box("ae-nb-head", "head")
-                + f"<script>(function () {{\nconst ROOT_ID = {json.dumps(view_id)};\n"
-                  f"{grid}\n{shim}\n}})();</script></div>")
+                + f"<script>\n{_bundle()}</script></div>")
 
     def _repr_html_(self) -> str:
         return self.fragment()

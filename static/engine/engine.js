@@ -1,47 +1,156 @@
-// One sentence through a zoo model in the browser, with the page's knobs:
+// One sentence through a zoo model, with the page's knobs. createEngine() makes one engine
+// (the page's is AttentionExplorer.engine, static/engine/index.js):
 //
-//   AttentionExplorer.engine.configure({base})   where tokenizer.json and <model>.safetensors
-//                                                  are (default "./"); {simd: false} for the
-//                                                  plain loops instead of WebAssembly
-//   await AttentionExplorer.engine.load(name)     fetch and parse once, kept in memory
-//   AttentionExplorer.engine.loaded(name)
-//   await AttentionExplorer.engine.run(text, knobs) -> {tokens, ids, patterns, guesses, ...}
+//   engine.configure({base, urls, simd, read})   base: where tokenizer.json and
+//       <model>.safetensors are (default "./"); urls: name -> URL for each file instead;
+//       simd: false for the plain loops instead of WebAssembly (models loaded after);
+//       read: url -> Promise<ArrayBuffer> (default fetch, static/engine/io.js)
+//   await engine.load(name)        fetch and parse once, kept in memory
+//   engine.loaded(name)            the model and the tokenizer are both in memory
+//   await engine.run(text, knobs) -> {tokens, ids, patterns, guesses, ...}
+//   await engine.runTyped(text, knobs)   the same, patterns one Float32Array
+//   await engine.loss(text, knobs) -> {loss, positions, how}   the sentence's loss
+//   await engine.rank(text, knobs) -> {base, positions, how, heads: [{layer, head, loss,
+//       delta}]}   every head switched off alone, largest loss rise first (losses.js)
+//   await engine.run(text, {...knobs, layer, head, detail: true}) -> also {detail: {layer,
+//       head, stages}}: every stage Inside one head shows, for that head (stages.js)
+//   await engine.patch(clean, corrupt, {...knobs, patchHead}) -> {answer, wrong, ld_clean,
+//       ld_corrupt, heads, positions, patched, guesses, ...}   activation patching
+//       (patching.js)
 //
 // knobs = {model: "causal-h4-rotary", causal: null|true|false, scale: null|"d_head"|
 // "d_model"|"none", temperature: 1.0, heads_off: [[layer, head], ...]}. The semantics are
 // those of explorer.analysis.run.analyse(..., detail=False): the text prepared as there
 // (static/engine/tokenizer.js), patterns[layer][head][query][key], and the top three
 // guesses at the last token (next word) or the first [mask] (masked word).
-(() => {
-  const AE = (globalThis.AttentionExplorer = globalThis.AttentionExplorer || {});
-  if (AE.engine) return;
+import { fetchBytes } from "./io.js";
+import { sentenceLoss, sentenceRanking } from "./losses.js";
+import { Transformer } from "./model.js";
+import { patchPair } from "./patching.js";
+import { parseSafetensors } from "./safetensors.js";
+import { nestedStages, stageProbe } from "./stages.js";
+import * as tokenizers from "./tokenizer.js";
 
-  const SCALES = ["d_head", "d_model", "none"];
-  const MODEL = /^(causal-h[1248]-(none|sinusoidal|learned|rotary|alibi)|bidir-h4-rotary)$/;
+const SCALES = ["d_head", "d_model", "none"];
+const MODEL = /^(causal-h[1248]-(none|sinusoidal|learned|rotary|alibi)|bidir-h4-rotary)$/;
+
+// The knobs checked as AttentionSettings.resolve checks them, with a plain message.
+function checked(knobs, config) {
+  const k = knobs || {};
+  if (k.causal != null && typeof k.causal !== "boolean") {
+    throw new Error("causal must be true, false or null");
+  }
+  if (k.scale != null && !SCALES.includes(k.scale)) {
+    throw new Error(`scale must be one of ${SCALES.join(", ")}`);
+  }
+  const temperature = k.temperature == null ? 1 : Number(k.temperature);
+  if (!Number.isFinite(temperature) || temperature <= 0) {
+    throw new Error("temperature must be a positive finite number");
+  }
+  const headsOff = (k.heads_off || []).map((pair) => {
+    const [l, h] = Array.isArray(pair) ? pair.map(Number) : [NaN, NaN];
+    const inModel = Number.isInteger(l) && Number.isInteger(h) && l >= 0 && h >= 0;
+    if (!(inModel && l < config.n_layers && h < config.n_heads)) {
+      throw new Error("a head switched off does not exist in this model");
+    }
+    return [l, h];
+  });
+  return { causal: k.causal, scale: k.scale, temperature, headsOff };
+}
+
+/** The ``count`` most likely tokens of ``logits``: [{id, token, p}], most likely first
+    (ties: the lower id, as torch.topk). */
+export function topGuesses(t, logits, count = 3) {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) if (logits[i] > max) max = logits[i];
+  let sum = 0;
+  const p = new Float64Array(logits.length);
+  for (let i = 0; i < logits.length; i++) {
+    p[i] = Math.exp(logits[i] - max);
+    sum += p[i];
+  }
+  const best = [];
+  for (let i = 0; i < p.length; i++) {
+    if (best.length < count || p[i] > p[best[best.length - 1]]) {
+      best.push(i);
+      best.sort((a, b) => p[b] - p[a] || a - b);
+      if (best.length > count) best.pop();
+    }
+  }
+  return best.map((i) => ({ id: i, token: t.decode([i]), p: p[i] / sum }));
+}
+
+// patterns [layer, head, query, key] as nested arrays
+function nested(flat, layers, heads, n) {
+  const patterns = [];
+  for (let l = 0; l < layers; l++) {
+    const layer = [];
+    for (let h = 0; h < heads; h++) {
+      const head = [];
+      const o = (l * heads + h) * n * n;
+      for (let i = 0; i < n; i++) head.push(Array.from(flat.subarray(o + i * n, o + i * n + n)));
+      layer.push(head);
+    }
+    patterns.push(layer);
+  }
+  return patterns;
+}
+
+// One prepared sentence through the model: the run's facts (see runTyped).
+function forward(t, model, text, settings, resume) {
+  const c = model.config;
+  const maskedWord = !c.causal;
+  const prep = t.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord });
+  const ids = prep.ids;
+  const n = ids.length;
+  let at = null;
+  if (n && !maskedWord) at = n - 1;
+  else if (n && ids.includes(t.maskId)) at = ids.indexOf(t.maskId);
+  const out = n
+    ? model.forward(ids, settings, at, resume)
+    : { patterns: new Float32Array(0), logits: null };
+  return {
+    tokens: prep.pieces,
+    ids,
+    n,
+    layers: c.n_layers,
+    heads: c.n_heads,
+    patterns: out.patterns,
+    guesses: out.logits ? topGuesses(t, out.logits) : [],
+    predictAt: at,
+    maskMissing: maskedWord && n > 0 && at == null,
+    cutTokens: prep.cutTokens,
+    cutChars: prep.cutChars,
+    keptChars: prep.keptChars,
+    config: c,
+  };
+}
+
+/** A fresh engine: its own settings, tokenizer and models in memory. */
+export function createEngine() {
   let base = "./";
   let urls = {};
   let simd = true; // false: the plain JavaScript loops (models loaded after configure)
+  let read = fetchBytes;
   let tokenizer = null; // a promise
+  let tokenizerReady = false;
   const models = new Map(); // name -> promise of a Transformer
+  const ready = new Set(); // names whose model is in memory
 
   function configure(options = {}) {
     if (options.base != null) base = String(options.base);
     if (options.urls) urls = { ...options.urls };
     if (options.simd != null) simd = !!options.simd;
+    if (options.read) read = options.read;
   }
 
-  async function fetchBuffer(url) {
-    const answer = await fetch(url);
-    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
-    return answer.arrayBuffer();
-  }
-
-  let tokenizerReady = false;
   function tok() {
     if (!tokenizer) {
-      tokenizer = AE.tokenizer.load(urls["tokenizer.json"] || base + "tokenizer.json");
-      tokenizer.then(() => { tokenizerReady = true; },
-        () => { tokenizer = null; }); // a failed load may be tried again
+      tokenizer = tokenizers.load(urls["tokenizer.json"] || base + "tokenizer.json", read);
+      tokenizer.then(
+        () => (tokenizerReady = true),
+        () => (tokenizer = null), // a failed load may be tried again
+      );
     }
     return tokenizer;
   }
@@ -52,9 +161,11 @@
     }
     if (!models.has(name)) {
       const url = urls[name] || `${base}${name}.safetensors`;
-      const made = fetchBuffer(url)
-        .then((buffer) => new AE.model.Transformer(AE.model.parseSafetensors(buffer), { simd }));
-      made.then(() => ready.add(name), () => models.delete(name));
+      const made = read(url).then((b) => new Transformer(parseSafetensors(b), { simd }));
+      made.then(
+        () => ready.add(name),
+        () => models.delete(name),
+      );
       models.set(name, made);
       tok(); // a model is no use without the tokenizer: both load at once
     }
@@ -62,46 +173,8 @@
   }
 
   // Both the model and the tokenizer are in memory: a run starts computing at once.
-  const ready = new Set();
-  function loaded(name) { return ready.has(name) && tokenizerReady; }
-
-  // The knobs checked as AttentionSettings.resolve checks them, with a plain message.
-  function checked(knobs, config) {
-    const k = knobs || {};
-    if (k.causal != null && typeof k.causal !== "boolean") throw new Error("causal must be true, false or null");
-    if (k.scale != null && !SCALES.includes(k.scale)) {
-      throw new Error(`scale must be one of ${SCALES.join(", ")}`);
-    }
-    const temperature = k.temperature == null ? 1 : Number(k.temperature);
-    if (!Number.isFinite(temperature) || temperature <= 0) {
-      throw new Error("temperature must be a positive finite number");
-    }
-    const headsOff = (k.heads_off || []).map((pair) => {
-      const [l, h] = Array.isArray(pair) ? pair.map(Number) : [NaN, NaN];
-      if (!(Number.isInteger(l) && Number.isInteger(h) && l >= 0 && l < config.n_layers
-        && h >= 0 && h < config.n_heads)) {
-        throw new Error("a head switched off does not exist in this model");
-      }
-      return [l, h];
-    });
-    return { causal: k.causal, scale: k.scale, temperature, headsOff };
-  }
-
-  function topGuesses(t, logits, count = 3) {
-    let max = -Infinity;
-    for (let i = 0; i < logits.length; i++) if (logits[i] > max) max = logits[i];
-    let sum = 0;
-    const p = new Float64Array(logits.length);
-    for (let i = 0; i < logits.length; i++) { p[i] = Math.exp(logits[i] - max); sum += p[i]; }
-    const best = [];
-    for (let i = 0; i < p.length; i++) {
-      if (best.length < count || p[i] > p[best[best.length - 1]]) {
-        best.push(i);
-        best.sort((a, b) => p[b] - p[a] || a - b);
-        if (best.length > count) best.pop();
-      }
-    }
-    return best.map((i) => ({ id: i, token: t.decode([i]), p: p[i] / sum }));
+  function loaded(name) {
+    return ready.has(name) && tokenizerReady;
   }
 
   // The same as run(), with patterns as one Float32Array [layer, head, query, key].
@@ -109,36 +182,48 @@
     const name = knobs && knobs.model;
     const [t, model] = await Promise.all([tok(), load(name)]);
     ready.add(name);
-    const c = model.config, maskedWord = !c.causal;
-    const settings = checked(knobs, c);
-    const prep = t.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord });
-    const ids = prep.ids, n = ids.length;
-    const at = !n ? null : maskedWord ? (ids.includes(t.maskId) ? ids.indexOf(t.maskId) : null)
-      : n - 1;
-    const out = n ? model.forward(ids, settings, at) : { patterns: new Float32Array(0), logits: null };
-    return {
-      tokens: prep.pieces, ids, n, layers: c.n_layers, heads: c.n_heads,
-      patterns: out.patterns, guesses: out.logits ? topGuesses(t, out.logits) : [],
-      predictAt: at, maskMissing: maskedWord && n > 0 && at == null,
-      cutTokens: prep.cutTokens, cutChars: prep.cutChars, keptChars: prep.keptChars,
-      config: c,
-    };
+    const settings = checked(knobs, model.config);
+    if (!(knobs && knobs.detail)) return forward(t, model, text, settings);
+    const probe = stageProbe(model, settings, knobs.layer, knobs.head);
+    const r = forward(t, model, text, settings, probe.resume);
+    return { ...r, detail: probe.result(r.patterns, r.n) };
   }
 
   async function run(text, knobs) {
     const r = await runTyped(text, knobs);
-    const { n } = r, patterns = [];
-    for (let l = 0; l < r.layers; l++) {
-      const layer = [];
-      for (let h = 0; h < r.heads; h++) {
-        const head = [], o = (l * r.heads + h) * n * n;
-        for (let i = 0; i < n; i++) head.push(Array.from(r.patterns.subarray(o + i * n, o + i * n + n)));
-        layer.push(head);
-      }
-      patterns.push(layer);
-    }
-    return { ...r, patterns, guesses: r.guesses.map(({ token, p }) => ({ token, p })) };
+    const patterns = nested(r.patterns, r.layers, r.heads, r.n);
+    const out = { ...r, patterns, guesses: r.guesses.map(({ token, p }) => ({ token, p })) };
+    if (r.detail) out.detail = nestedStages(r.detail);
+    return out;
   }
 
-  AE.engine = { configure, load, loaded, run, runTyped };
-})();
+  // the tokenizer, the knobs' model, and the knobs checked against it
+  async function need(knobs) {
+    const [t, model] = await Promise.all([tok(), load(knobs && knobs.model)]);
+    return [t, model, checked(knobs, model.config)];
+  }
+
+  return { configure, load, loaded, run, runTyped, ...measures(need) };
+}
+
+// The numbers beside a run, each on need(knobs)'s [tokenizer, model, settings].
+function measures(need) {
+  return {
+    // The sentence's loss under the knobs, heads off included (static/engine/losses.js).
+    async loss(text, knobs) {
+      const [t, model, settings] = await need(knobs);
+      return sentenceLoss(t, model, text, settings);
+    },
+    // Every head ranked by the loss rise when it alone is off (the knobs' heads_off ignored).
+    async rank(text, knobs) {
+      const [t, model, settings] = await need(knobs);
+      return sentenceRanking(t, model, text, settings);
+    },
+    // Activation patching from clean into corrupt (static/engine/patching.js);
+    // knobs.patchHead {layer, head}: the head whose patched guesses come back (else the best).
+    async patch(clean, corrupt, knobs) {
+      const [t, model, settings] = await need(knobs);
+      return patchPair(t, model, clean, corrupt, settings, knobs.patchHead);
+    },
+  };
+}

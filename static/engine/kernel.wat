@@ -1,5 +1,5 @@
-;; The browser engine's matrix product (static/engine/model.js), WebAssembly with 128-bit SIMD.
-;; Built by scripts/build_kernel.py (wabt's wat2wasm), which puts the bytes in model.js.
+;; The browser engine's matrix product (static/engine/kernel.js), WebAssembly with 128-bit SIMD.
+;; Built by scripts/build_kernel.py (wabt's wat2wasm), which writes the bytes into kernel_bytes.js.
 ;;   linear(x, n, dIn, W, dOut, b, y): y[i, o] = sum_k x[i, k] W[o, k] (+ b[o]) for i < n, o < dOut
 ;; Byte addresses into the imported memory (env.memory, one per model); x [n, dIn], W [dOut, dIn], y [n, dOut] row-major
 ;; float32 (W as torch stores a Linear's weight); b = 0 means no bias. dIn and dOut are

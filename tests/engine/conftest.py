@@ -1,14 +1,14 @@
 """Fixtures for the browser engine's tests (static/engine/*.js, issue 38).
 
 ``repo_http``: a plain local HTTP server over the repository root, as the contract says tests
-serve the engine (``/static/engine/*.js``, ``/checkpoints/tokenizer.json``,
+serve the engine (``/static/build/engine.js``, ``/checkpoints/tokenizer.json``,
 ``/checkpoints/<model>.safetensors``). Besides the repository's files it answers
 ``/blank.html`` with an empty page, so a test page has that origin (fetch of relative URLs,
 no file:// restrictions).
 
-``engine_page``: a real Chromium page at that origin with every static/engine/*.js that exists
-loaded as a classic script, in the contract's load order (tokenizer, model, engine, payload,
-then any other); a script that throws while loading fails the test that asked for it.
+``engine_page``: a real Chromium page at that origin with the engine's one bundle loaded
+(static/build/engine.js, ``npm run build``: its entry static/engine/index.js says what it adds
+to ``window.AttentionExplorer``); a bundle that throws while loading fails the test.
 """
 
 import functools
@@ -18,11 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.server import browser, free_port  # noqa: F401  (browser: a fixture)
+from tests.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_DIR = ROOT / "static" / "engine"
-LOAD_ORDER = ("tokenizer.js", "model.js", "engine.js", "payload.js")
+ENGINE_BUNDLE = "/static/build/engine.js"
 BLANK = b"<!doctype html><html><head><meta charset='utf-8'><title>engine</title></head>" \
         b"<body></body></html>"
 
@@ -57,10 +56,10 @@ def repo_http():
     server.server_close()
 
 
-def engine_scripts() -> list[str]:
-    """static/engine/*.js file names that exist, in load order."""
-    names = sorted(p.name for p in ENGINE_DIR.glob("*.js"))
-    return [n for n in LOAD_ORDER if n in names] + [n for n in names if n not in LOAD_ORDER]
+def load_engine(page, repo_http: str) -> None:
+    """The engine's bundle into ``page`` (at ``repo_http``'s origin), waited for."""
+    page.add_script_tag(url=repo_http + ENGINE_BUNDLE)
+    page.wait_for_function("() => !!window.AttentionExplorer?.engineReady")
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +70,8 @@ def engine_page(browser, repo_http):  # noqa: F811
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{repo_http}/blank.html")
-    for name in engine_scripts():
-        page.add_script_tag(url=f"{repo_http}/static/engine/{name}")
+    load_engine(page, repo_http)
     if errors:
-        pytest.fail(f"static/engine scripts threw while loading: {errors}")
+        pytest.fail(f"static/build/engine.js threw while loading: {errors}")
     yield page
     context.close()

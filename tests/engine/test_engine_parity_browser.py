@@ -21,8 +21,7 @@ from explorer.analysis.run import analyse
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import checkpoint_name
 from explorer.views.controls import HEADS, POSITIONAL
-from tests.engine.conftest import engine_scripts
-from tests.server import browser  # noqa: F401  (a fixture)
+from tests.engine.conftest import load_engine
 
 TOLERANCE = 1e-3
 ZOO = [checkpoint_name("causal", h, pos) for h in HEADS for pos in POSITIONAL] \
@@ -92,16 +91,22 @@ def test_every_zoo_model_matches_the_python_engine(page, resources, name):
     check_model(page, resources, name, SENTENCES)
 
 
+@pytest.fixture(scope="module")
+def plain(browser, repo_http):
+    """One page of its own, configured without WebAssembly SIMD, for the three models below."""
+    with fresh_page(browser, repo_http) as page:
+        page.evaluate("(base) => AttentionExplorer.engine.configure({base, simd: false})",
+                      f"{repo_http}/checkpoints/")
+        yield page
+
+
 @pytest.mark.parametrize("name", ["causal-h4-rotary", "causal-h2-alibi", "bidir-h4-rotary"])
-def test_the_plain_loops_match_too(browser, repo_http, resources, name):  # noqa: F811
+def test_the_plain_loops_match_too(plain, resources, name):
     """Where a browser has no WebAssembly SIMD the plain JavaScript loops compute: the
     same parity on a third of the sentences (the long one, unicode and [mask] among them)."""
-    with fresh_page(browser, repo_http) as plain:
-        plain.evaluate("(base) => AttentionExplorer.engine.configure({base, simd: false})",
-                       f"{repo_http}/checkpoints/")
-        assert plain.evaluate("async (n) => (await AttentionExplorer.engine.load(n)).simd",
-                              name) is False
-        check_model(plain, resources, name, SENTENCES[::3] + SENTENCES[44:52])
+    assert plain.evaluate("async (n) => (await AttentionExplorer.engine.load(n)).simd",
+                          name) is False
+    check_model(plain, resources, name, SENTENCES[::3] + SENTENCES[44:52])
 
 
 @contextlib.contextmanager
@@ -111,8 +116,7 @@ def fresh_page(browser, repo_http):  # noqa: F811
     try:
         page = context.new_page()
         page.goto(f"{repo_http}/blank.html")
-        for script in engine_scripts():
-            page.add_script_tag(url=f"{repo_http}/static/engine/{script}")
+        load_engine(page, repo_http)
         yield page
     finally:
         context.close()

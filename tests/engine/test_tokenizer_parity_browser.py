@@ -155,8 +155,8 @@ def test_decode_of_any_ids(page, py_tok):
 
 def probe_code_points() -> list[int]:
     """Every BMP code point but surrogates, and each astral range boundary of the JS table
-    (with its neighbours), read from static/engine/tokenizer.js."""
-    source = (ROOT / "static" / "engine" / "tokenizer.js").read_text(encoding="utf-8")
+    (with its neighbours), read from static/engine/unicode_classes.js."""
+    source = (ROOT / "static" / "engine" / "unicode_classes.js").read_text(encoding="utf-8")
     table = " ".join(re.findall(r'"([0-9a-f -]+)"', source))
     bounds = {int(h, 16) + d for h in re.findall(r"[0-9a-f]+", table) for d in (-1, 0, 1)}
     cps = set(range(0xD800)) | set(range(0xE000, 0x10000)) | {c for c in bounds if c > 0xFFFF}

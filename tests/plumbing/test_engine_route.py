@@ -6,13 +6,24 @@ request names is joined to a path; every other request passed on."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 
 import httpx
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from explorer.server.engine_route import IMMUTABLE, PREFIX, TEXTS, EngineFiles, files, urls
+from explorer.server.engine_route import (
+    CONFIG_ID,
+    IMMUTABLE,
+    PREFIX,
+    TEXTS,
+    EngineFiles,
+    files,
+    head,
+    urls,
+)
 
 
 def _app():
@@ -32,8 +43,8 @@ def _get(path: str, method: str = "GET", headers: dict | None = None) -> httpx.R
 
 def test_every_model_and_script_is_served_as_it_is_on_disk():
     where = urls()
-    assert {"causal-h4-rotary", "bidir-h4-rotary", "tokenizer.json", "model.js"} <= set(where)
-    for name in ("causal-h4-rotary", "model.js", "tokenizer.json"):
+    assert {"causal-h4-rotary", "bidir-h4-rotary", "tokenizer.json", "engine.js"} <= set(where)
+    for name in ("causal-h4-rotary", "engine.js", "tokenizer.json"):
         key = where[name].removeprefix(PREFIX.lstrip("/"))
         got = _get("/" + where[name])
         assert got.status_code == 200
@@ -56,3 +67,17 @@ def test_the_texts_are_revalidated_by_their_etag():
     etag = first.headers["etag"]
     again = _get(PREFIX + TEXTS, headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.content == b""
+
+
+def test_the_head_is_the_configuration_as_json_then_the_bundle():
+    """No JavaScript in the head's markup: a JSON element the bundle reads
+    (static/engine/index.js), then the bundle itself, in that order."""
+    markup = head()
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", markup, re.S)
+    assert len(scripts) == 2
+    (attrs, data), (bundle, body) = scripts
+    assert f'type="application/json" id="{CONFIG_ID}"' in attrs and body == ""
+    config = json.loads(data)
+    assert config["urls"] == urls() and config["texts"] == PREFIX.lstrip("/") + TEXTS
+    assert config["model"] in config["urls"]
+    assert bundle == f' src="{urls()["engine.js"]}"'

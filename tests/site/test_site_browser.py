@@ -8,10 +8,8 @@ import re
 
 import pytest
 
-from tests.server import browser  # noqa: F401  (the module's Chromium)
-
-GRID = "document.querySelector('#grid canvas')?.__aeGrid"
-LARGE = "document.querySelector('#head-large canvas')?.__aeGrid"
+GRID = "window.AttentionExplorer?.grid?.state('#grid canvas')"
+LARGE = "window.AttentionExplorer?.grid?.state('#head-large canvas')"
 
 
 def drawn(page, which=GRID) -> int:

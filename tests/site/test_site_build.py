@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from explorer.models.zoo import CHECKPOINT_DIR
+from explorer.paths import STATIC
 from explorer.site.build import zoo_models
 from explorer.site.markdown import to_html
 from explorer.views.controls import OBJECTIVES, SCALE_CHOICES
@@ -26,19 +26,20 @@ def test_contents_and_sizes(site):
     models = zoo_models()
     assert len(models) == 21
     assert {f"models/{p.name}" for p in models} <= names
-    assert {"index.html", "site.js", "site.css", "live_grid.js", "README.md",
-            "models/tokenizer.json", "engine/tokenizer.js", "engine/model.js",
-            "engine/engine.js"} <= names
-    # the renderer is the app's own file, unchanged
-    assert (site / "live_grid.js").read_bytes() == \
-        (CHECKPOINT_DIR.parent / "static" / "live_grid.js").read_bytes()
+    assert {"index.html", "site.js", "site.css", "README.md", "models/tokenizer.json"} <= names
+    assert not any(n.endswith(".js") for n in names - {"site.js"})  # one script, the bundle
+    # the page's script is the checked-in bundle (the engine and the app's grid renderer
+    # inside: static/site/site.js imports them), loaded by one tag
+    assert (site / "site.js").read_bytes() == (STATIC / "build" / "site.js").read_bytes()
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script[^>]*>", page) == [
+        '<script id="ae-config" type="application/json">', '<script src="site.js">']
     sizes = [p.stat().st_size for p in site.rglob("*") if p.is_file()]
     assert max(sizes) <= 10 * MB
     assert sum(sizes) <= 100 * MB
     # before the first grid: the page, its scripts, the tokenizer and the default model
-    first = ["index.html", "site.js", "site.css", "live_grid.js", "models/tokenizer.json",
-             "models/causal-h4-rotary.safetensors", *(f"engine/{p.name}"
-                                                       for p in (site / "engine").iterdir())]
+    first = ["index.html", "site.js", "site.css", "models/tokenizer.json",
+             "models/causal-h4-rotary.safetensors"]
     assert sum((site / f).stat().st_size for f in first) <= 5 * MB
 
 

@@ -35,7 +35,7 @@ def test_the_cell_draws_what_the_html_file_holds(resources):
     path, cell = notebook_file(zoo, tok, TEXT, controls)
     assert cell == notebook_cell(zoo, TEXT, controls)
     html = open(path, encoding="utf-8").read()
-    assert html.startswith("<!DOCTYPE html>") and "G.mount(" in html
+    assert html.startswith("<!DOCTYPE html>") and "// static/live_grid.js" in html
     assert not re.search(r"https?://|\bsrc=|\bhref=", html)
     scope: dict = {}
     exec(cell.replace("show(", "view = show(", 1), scope)  # the cell, as a notebook runs it
