@@ -52,7 +52,8 @@ from explorer.ui import (
     take_home_tab,
     through_training_tab,
 )
-from explorer.ui.controls import LIVE_HEAD, build_knobs, build_sentence, finish_live
+from explorer.ui.bridge import js as bridge_js
+from explorer.ui.controls import build_knobs, build_sentence, finish_live
 from explorer.views.explore import first_head as explore_first_head
 
 explorer.ui.fast_import.imports_done()
@@ -85,7 +86,7 @@ SECTIONS = [
                     (lab_tab.TITLE, lab_tab.TAB, lab_tab)]),
     ("Other models", [("Classify", "classify", classify_tab),
                       ("Encoder–decoder", "seq2seq", seq2seq_tab)]),
-    ("Share", [("Take it home", "export", take_home_tab)]),
+    ("Share", [("Take it home", "take_home", take_home_tab)]),
 ]
 TABS = [tab for _, tabs in SECTIONS for tab in tabs]  # page order; the first opens at load
 
@@ -108,16 +109,17 @@ GRADIO_ENV = {"GRADIO_ANALYTICS_CACHE_FREQUENCY": "1000", "GRADIO_ANALYTICS_MAX_
 # with explorer/server/sessions.py each holds ~20 kB, and one idle for 2 hours goes anyway. A class
 # of 30-60 with reloads and second tabs keeps a few hundred (README, Limits).
 SESSION_CAP = 1000
-# head: the live loop (static/live.js), which carries every change to the open view, and
-# page.head(): the page's own script (static/page.js: projector mode, skip links, the knobs
-# drawer, figure names) and the section names of the tab bar, as CSS; first the browser
-# engine (explorer/server/engine_route.py), which live_grid.js asks before the server; last
-# class mode (explorer/ui/class_mode.py: inert unless the address asks for it).
+# head: first the browser engine (explorer/server/engine_route.py), which Explore's grid asks
+# before the server; then page.head(): the section names of the tab bar, as CSS, and the
+# page's one script, the bundle of static/ (static/app.js: the live loop, which carries
+# every change to the open view, projector mode, skip links, the knobs drawer, the steps,
+# class mode...); last class mode's CSS and data (explorer/ui/class_mode.py: inert unless the
+# address asks for it).
 # the stylesheet's parts, in the order of their names (10-base.css ... 70-views.css): the cascade
 LAUNCH = dict(css_paths=sorted((STATIC / "css").glob("*.css")), max_file_size="1kb",
               show_error=False,
               state_session_capacity=SESSION_CAP,
-              head=engine_head() + "\n" + LIVE_HEAD + "\n"
+              head=engine_head() + "\n"
               + page.head([(name, [tab_id for _, tab_id, _ in tabs]) for name, tabs in SECTIONS])
               + "\n" + class_mode.head({tab_id: title for title, tab_id, _ in TABS}))
 
@@ -152,8 +154,7 @@ def build_app(tok: Tokenizer, zoo) -> gr.Blocks:
         finish_live(panel, tabs)  # static/live.js: only the open view updates
         take_home_tab.wire_share_link(demo, panel)  # ?text=...&heads=... reopens a view
         # Match the figures to the page's own light/dark mode once it has loaded.
-        demo.load(None, None, panel.theme,
-                  js="() => document.querySelector('.dark') ? 'dark' : 'light'")
+        demo.load(None, None, panel.theme, js=bridge_js("page.theme"))
     return demo
 
 

@@ -15,19 +15,20 @@ import * as esbuild from "esbuild";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = path.join(ROOT, "static", "build");
 
-// entry module (under static/) -> bundle name (under static/build/). Each entry attaches
+// entry module -> bundle name (under static/build/). Each entry attaches
 // its interface to window.AttentionExplorer, the one global (docs/layout.md).
 export const ENTRIES = {
-  // "engine/index.js": "engine.js",
-  // "app.js": "app.js",
-  // "site/site.js": "site.js",
+  "static/engine/index.js": "engine.js",
+  "static/app.js": "app.js",
+  "static/site/site.js": "site.js",
+  "static/notebook.js": "notebook.js",
 };
 
 const BANNER = "// Built by scripts/build_js.mjs from static/ (npm run build): do not edit.";
 
 async function bundle(entry) {
   const result = await esbuild.build({
-    entryPoints: [path.join(ROOT, "static", entry)],
+    entryPoints: [path.join(ROOT, entry)],
     bundle: true,
     write: false,
     format: "iife",

@@ -1,11 +1,10 @@
 // The grid of every head, drawn on a canvas: the one renderer of the Explore tab
-// (static/explore_grid.js), a notebook's view (static/notebook.js), the Lab's grid and the
-// static edition (static/site/site.js). Data: explorer/views/grid_payload.py's payload.
+// (static/explore_grid.js), a notebook's view (static/notebook.js), the Lab's grid
+// (static/lab.js) and the static edition (static/site/site.js). Data: explorer/views/
+// grid_payload.py's payload. An ES module; each bundle that draws grids puts `grid` below on
+// window.AttentionExplorer.grid (the page: static/app.js).
 //
-// A classic script (no module): it adds AttentionExplorer.grid to globalThis, afresh each
-// time it runs (a mounted grid keeps its own state in its Grid object):
-//
-//   AttentionExplorer.grid.mount(element, {data, colors, onOpen}) -> Grid
+//   mount(element, {data, colors, onOpen}) -> Grid
 //     element  the box holding explorer/views/grid_markup.py's markup (.ae-grid with its
 //              caption, guesses, canvas and tip)
 //     data     async (request, ctx) -> payload | null: where update() gets a grid (a server
@@ -18,329 +17,290 @@
 //              (static/live.js's): asks data(request(ctx.knobs)) and draws the answer if
 //              ctx.fresh(); false when there was none (the caller asks again later)
 //   grid.draw(payload)                 draws a payload at once
-//   AttentionExplorer.grid.request(knobs) -> {text, controls: {objective, heads, ...}}: THE
-//              one shape of a keystroke's request (explorer/views/grid_payload.read_request)
-//   AttentionExplorer.grid.panel(payload, layer, head) -> the payload of that one head
-//              (drawn large: its labels say the model's layer and head)
+//   request(knobs) -> {text, controls: {objective, heads, ...}}: THE one shape of a
+//              keystroke's request (explorer/views/grid_payload.read_request)
+//   panel(payload, layer, head) -> the payload of that one head (drawn large: its labels say
+//              the model's layer and head)
+//   state(canvas) -> what that canvas (or the canvas a selector names) shows, for tests and
+//              benchmarks: {drawn, ok, layers, heads, n, tokens, cells, selected, geom}
+//              (read-only; undefined before a draw or without such a canvas)
 //
 // Token labels and messages are plain text on a canvas or in textContent: never HTML.
-(() => {
-  const AE = (globalThis.AttentionExplorer = globalThis.AttentionExplorer || {});
-  const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
-  const MARGIN = { top: 20, right: 28, gap: 4, tokensLeft: 70, tokensBottom: 62 };
-  // css px: one panel never larger than this. 240, so that at a laptop's width the default
-  // 21-token sentence gets cells tall enough for token labels (at 160 it got none).
-  const MAX_PANEL = 240;
-  const MIN_LABELLED_CELL = 9; // css px: token labels only when a cell is at least this tall
-  const BUSY = "⏳ The server is busy: trying again…";
-  const BUSY_OLDER = "⏳ The server is busy: the grid below is for an older sentence. Trying again…";
+import { MARGIN, decode, drawNames, drawRing, drawTokens, layout, palette } from "./grid_draw.js";
 
-  // The request of one keystroke: the sentence, and every other knob by its name (the live
-  // loop's names: explorer/ui/controls.KNOB_NAMES = "text" + views/controls.CONTROL_NAMES).
-  function request(knobs) {
-    const { text, ...controls } = knobs || {};
-    return { text: text == null ? "" : String(text), controls };
+const BUSY = "⏳ The server is busy: trying again…";
+const BUSY_OLDER = "⏳ The server is busy: the grid below is for an older sentence. Trying again…";
+// Where a canvas keeps what it shows (state() reads it): a registered symbol, so that two
+// bundles holding this module (a notebook with several views) read each other's grids.
+const SHOWN = Symbol.for("AttentionExplorer.grid.shown");
+
+// The request of one keystroke: the sentence, and every other knob by its name (the live
+// loop's names: explorer/ui/controls.KNOB_NAMES = "text" + views/controls.CONTROL_NAMES).
+export function request(knobs) {
+  const { text, ...controls } = knobs || {};
+  return { text: text == null ? "" : String(text), controls };
+}
+
+// One head of a payload as a payload of its own: panel (layer, head) cut out of the mosaic.
+export function panel(p, layer, head) {
+  const s = atob(p.z),
+    n = p.n,
+    width = p.heads * n;
+  let z = "";
+  for (let q = 0; q < n; q++) z += s.substr((layer * n + q) * width + head * n, n);
+  return { ...p, layers: 1, heads: 1, z: btoa(z), selected: [0, 0], at: [layer, head] };
+}
+
+export function state(canvas) {
+  const c = typeof canvas === "string" ? document.querySelector(canvas) : canvas;
+  return c ? c[SHOWN] : undefined;
+}
+
+class Grid {
+  constructor(element, { data = null, colors = null, onOpen = null } = {}) {
+    this.element = element;
+    this.data = data;
+    this.colors = colors;
+    this.onOpen = onOpen || (() => {});
+    this.canvas = element.querySelector("canvas");
+    this.caption = element.querySelector(".ae-grid-caption");
+    this.guesses = element.querySelector(".ae-grid-guesses");
+    this.tip = element.querySelector(".ae-grid-tip");
+    // one pixel per cell, painted once per payload
+    this.mosaic = globalThis.document.createElement("canvas");
+    this.shown = null; // the payload on screen
+    this.cells = null; // its decoded weights (uint8, whole percent)
+    this.geom = null; // where its panels are (css px), for hover and click
+    this.drawn = 0; // grids drawn so far
+    this.cursor = null; // [layer, head] chosen with the keyboard while the canvas has focus
+    this.listen();
+    new ResizeObserver(() => this.redraw()).observe(element);
   }
 
-  // One head of a payload as a payload of its own: panel (layer, head) cut out of the mosaic.
-  function panel(p, layer, head) {
-    const s = atob(p.z), n = p.n, width = p.heads * n;
-    let z = "";
-    for (let q = 0; q < n; q++) z += s.substr((layer * n + q) * width + head * n, n);
-    return { ...p, layers: 1, heads: 1, z: btoa(z), selected: [0, 0], at: [layer, head] };
+  coloursOf(p) {
+    const c = typeof this.colors === "function" ? this.colors(p) : this.colors;
+    return c || p.colors;
   }
 
-  function rgb(hex) {
-    return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  }
-
-  // Colour of each whole percent 0..100, interpolated between the scale's stops as Plotly does.
-  function palette(scale) {
-    const out = new Uint8ClampedArray(101 * 3);
-    for (let v = 0; v <= 100; v++) {
-      const t = v / 100;
-      let i = 0;
-      while (i < scale.length - 2 && t > scale[i + 1][0]) i++;
-      const [t0, c0] = scale[i], [t1, c1] = scale[i + 1];
-      const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
-      const a = rgb(c0), b = rgb(c1);
-      for (let k = 0; k < 3; k++) out[v * 3 + k] = Math.round(a[k] + f * (b[k] - a[k]));
+  paintMosaic(p) {
+    const w = p.heads * p.n,
+      h = p.layers * p.n,
+      colours = palette(this.coloursOf(p).scale);
+    const cells = (this.cells = decode(p.z));
+    const img = new ImageData(w, h),
+      d = img.data;
+    for (let i = 0; i < cells.length; i++) {
+      const c = Math.min(cells[i], 100) * 3;
+      d[4 * i] = colours[c];
+      d[4 * i + 1] = colours[c + 1];
+      d[4 * i + 2] = colours[c + 2];
+      d[4 * i + 3] = 255;
     }
-    return out;
+    this.mosaic.width = w;
+    this.mosaic.height = h;
+    this.mosaic.getContext("2d").putImageData(img, 0, 0);
   }
 
-  // The keyboard cursor's ring: the page's focus colour for the paper's theme (the notebook
-  // has no page stylesheet), and the paper's own colour inside it.
-  function focusColours(paper) {
-    const [r, g, b] = rgb(paper);
-    const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-    return { outer: dark ? "#93c5fd" : "#1d4ed8", inner: paper };
-  }
-
-  function decode(b64) {
-    const s = atob(b64), out = new Uint8Array(s.length);
-    for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-    return out;
-  }
-
-  // Panel size and margins for this width: token labels when the cells are big enough.
-  function layout(p, width) {
-    const fit = (left, bottom) => {
-      const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
-      const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
-      return { left, bottom, size };
-    };
-    let g = fit(MARGIN.tokensLeft, MARGIN.tokensBottom);
-    g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
-    if (!g.tokens) g = { ...fit(0, 0), tokens: false };
-    g.top = MARGIN.top;
-    g.height = g.top + p.layers * g.size + MARGIN.gap * (p.layers - 1) + g.bottom + 4;
-    g.x = (h) => g.left + h * (g.size + MARGIN.gap);
-    g.y = (l) => g.top + l * (g.size + MARGIN.gap);
-    return g;
-  }
-
-  // Token labels left of each row and under each column (p.tokens: plain text).
-  function drawTokens(ctx, p, g) {
-    const n = p.n, cell = g.size / n;
-    // as large as a row allows, 9 to 13 px
-    ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
-    ctx.textAlign = "right";
-    for (let l = 0; l < p.layers; l++) {
-      for (let q = 0; q < n; q++) {
-        ctx.fillText(p.tokens[q], g.left - 4, g.y(l) + (q + 0.5) * cell, g.left - 6);
-      }
-    }
-    const bottom = g.y(p.layers - 1) + g.size + 4;
-    for (let h = 0; h < p.heads; h++) {
-      for (let k = 0; k < n; k++) {
-        ctx.save();
-        ctx.translate(g.x(h) + (k + 0.5) * cell, bottom);
-        ctx.rotate(-Math.PI / 3);
-        ctx.fillText(p.tokens[k], 0, 0, g.bottom);
-        ctx.restore();
-      }
-    }
-  }
-
-  // Keyboard focus: a ring round the whole panel Enter would open, in two tones, so that
-  // one of them stands out on every colour of the scale: the page's focus blue (>= 6:1 on
-  // the paper) at the panel's edge, the paper's colour inside it.
-  function drawRing(ctx, g, [cl, ch], paper) {
-    const ring = focusColours(paper);
-    const x = g.x(ch), y = g.y(cl), s = g.size, outer = Math.min(4, s / 6);
-    const inner = Math.min(2, s / 12);
-    ctx.lineWidth = outer;
-    ctx.strokeStyle = ring.outer;
-    ctx.strokeRect(x + outer / 2, y + outer / 2, s - outer, s - outer);
-    ctx.lineWidth = inner;
-    ctx.strokeStyle = ring.inner;
-    ctx.strokeRect(x + outer + inner / 2, y + outer + inner / 2, s - 2 * outer - inner,
-                   s - 2 * outer - inner);
-  }
-
-  class Grid {
-    constructor(element, { data = null, colors = null, onOpen = null } = {}) {
-      this.element = element;
-      this.data = data;
-      this.colors = colors;
-      this.onOpen = onOpen || (() => {});
-      this.canvas = element.querySelector("canvas");
-      this.caption = element.querySelector(".ae-grid-caption");
-      this.guesses = element.querySelector(".ae-grid-guesses");
-      this.tip = element.querySelector(".ae-grid-tip");
-      // one pixel per cell, painted once per payload
-      this.mosaic = globalThis.document.createElement("canvas");
-      this.shown = null; // the payload on screen
-      this.cells = null; // its decoded weights (uint8, whole percent)
-      this.geom = null; // where its panels are (css px), for hover and click
-      this.drawn = 0; // grids drawn so far
-      this.cursor = null; // [layer, head] chosen with the keyboard while the canvas has focus
-      this.listen();
-      new ResizeObserver(() => this.redraw()).observe(element);
-    }
-
-    coloursOf(p) {
-      const c = typeof this.colors === "function" ? this.colors(p) : this.colors;
-      return c || p.colors;
-    }
-
-    paintMosaic(p) {
-      const w = p.heads * p.n, h = p.layers * p.n, colours = palette(this.coloursOf(p).scale);
-      const cells = (this.cells = decode(p.z));
-      const img = new ImageData(w, h), d = img.data;
-      for (let i = 0; i < cells.length; i++) {
-        const c = Math.min(cells[i], 100) * 3;
-        d[4 * i] = colours[c]; d[4 * i + 1] = colours[c + 1]; d[4 * i + 2] = colours[c + 2];
-        d[4 * i + 3] = 255;
-      }
-      this.mosaic.width = w; this.mosaic.height = h;
-      this.mosaic.getContext("2d").putImageData(img, 0, 0);
-    }
-
-    draw(p) {
-      this.shown = p;
-      if (!p) return;
-      this.caption.textContent = p.caption || "";
-      this.guesses.textContent = p.ok && p.guesses && p.guesses.length
-        ? "Guesses for the " + p.where + ": "
-          + p.guesses.map(([t, q]) => "“" + t + "” " + Math.round(q * 100) + "%").join("  ")
+  draw(p) {
+    this.shown = p;
+    if (!p) return;
+    this.caption.textContent = p.caption || "";
+    this.guesses.textContent =
+      p.ok && p.guesses && p.guesses.length
+        ? "Guesses for the " +
+          p.where +
+          ": " +
+          p.guesses.map(([t, q]) => "“" + t + "” " + Math.round(q * 100) + "%").join("  ")
         : "";
-      if (!p.ok) {
-        this.canvas.hidden = true; this.geom = null; this.cells = null; this.tip.hidden = true;
-        this.drawn += 1;
-        this.canvas.__aeGrid = { drawn: this.drawn, ok: false };
-        return;
-      }
-      this.canvas.hidden = false;
-      if (this.cursor) {
-        this.cursor = [Math.min(this.cursor[0], p.layers - 1), Math.min(this.cursor[1], p.heads - 1)];
-      }
-      this.paintMosaic(p);
-      this.redraw();
-    }
-
-    redraw() {
-      const p = this.shown, canvas = this.canvas;
-      if (!p || !p.ok) return;
-      const width = Math.max(200, this.element.clientWidth || 600), colours = this.coloursOf(p);
-      const g = layout(p, width), n = p.n, dpr = globalThis.devicePixelRatio || 1;
-      canvas.style.width = width + "px";
-      canvas.style.height = g.height + "px";
-      canvas.width = Math.round(width * dpr);
-      canvas.height = Math.round(g.height * dpr);
-      const ctx = canvas.getContext("2d");
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.fillStyle = colours.paper;
-      ctx.fillRect(0, 0, width, g.height);
-      ctx.imageSmoothingEnabled = false; // one flat square per weight, no blur
-      for (let l = 0; l < p.layers; l++) {
-        for (let h = 0; h < p.heads; h++) {
-          ctx.drawImage(this.mosaic, h * n, l * n, n, n, g.x(h), g.y(l), g.size, g.size);
-        }
-      }
-      ctx.fillStyle = colours.font;
-      ctx.font = "11px " + FONT;
-      ctx.textAlign = "center"; ctx.textBaseline = "bottom";
-      // p.at: the model's [layer, head] of the first panel (one head drawn large), else [0, 0]
-      const [l0, h0] = p.at || [0, 0];
-      for (let h = 0; h < p.heads; h++) {
-        ctx.fillText("H" + (h0 + h), g.x(h) + g.size / 2, g.top - 4);
-      }
-      ctx.textAlign = "left"; ctx.textBaseline = "middle";
-      const right = g.x(p.heads - 1) + g.size + 6;
-      for (let l = 0; l < p.layers; l++) ctx.fillText("L" + (l0 + l), right, g.y(l) + g.size / 2);
-      ctx.fillStyle = colours.muted;
-      if (g.tokens) drawTokens(ctx, p, g);
-      const [sl, sh] = p.selected;
-      ctx.strokeStyle = colours.accent;
-      ctx.lineWidth = 2.5;
-      ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
-      if (this.cursor) drawRing(ctx, g, this.cursor, colours.paper);
-      canvas.setAttribute("aria-label", "Attention of every head: " + p.layers + " layers × "
-        + p.heads + " heads, " + n + " tokens. Click a square, or use the arrow keys and "
-        + "Enter, to open it large.");
-      this.geom = g;
-      // What is on screen, for tests and benchmarks (read-only copies of this grid's state).
+    if (!p.ok) {
+      this.canvas.hidden = true;
+      this.geom = null;
+      this.cells = null;
+      this.tip.hidden = true;
       this.drawn += 1;
-      canvas.__aeGrid = { drawn: this.drawn, ok: true, layers: p.layers, heads: p.heads, n,
-        tokens: p.tokens, cells: this.cells, selected: p.selected,
-        geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap } };
+      this.canvas[SHOWN] = { drawn: this.drawn, ok: false };
+      return;
     }
-
-    // (layer, head, query, key) under a point of the canvas (css px), or null.
-    hit(x, y) {
-      const p = this.shown, g = this.geom;
-      if (!p || !g) return null;
-      const h = Math.floor((x - g.left) / (g.size + MARGIN.gap));
-      const l = Math.floor((y - g.top) / (g.size + MARGIN.gap));
-      if (h < 0 || h >= p.heads || l < 0 || l >= p.layers) return null;
-      const dx = x - g.x(h), dy = y - g.y(l);
-      if (dx < 0 || dy < 0 || dx >= g.size || dy >= g.size) return null;
-      return [l, h, Math.floor((dy / g.size) * p.n), Math.floor((dx / g.size) * p.n)];
+    this.canvas.hidden = false;
+    if (this.cursor) {
+      this.cursor = [Math.min(this.cursor[0], p.layers - 1), Math.min(this.cursor[1], p.heads - 1)];
     }
-
-    // The tip at (left, top) of the canvas (css px), inside the grid's box.
-    say(text, left, top) {
-      const tip = this.tip, canvas = this.canvas;
-      tip.textContent = text;
-      tip.hidden = false;
-      tip.style.left = Math.min(canvas.offsetLeft + left,
-                                Math.max(0, this.element.clientWidth - tip.offsetWidth)) + "px";
-      tip.style.top = (canvas.offsetTop + top) + "px";
-    }
-
-    hover(ev) {
-      const at = this.hit(ev.offsetX, ev.offsetY);
-      this.canvas.style.cursor = at ? "pointer" : "default";
-      if (!at) { this.tip.hidden = true; return; }
-      const [l, h, q, k] = at, p = this.shown, [l0, h0] = p.at || [0, 0];
-      const w = this.cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
-      this.say("L" + (l0 + l) + " H" + (h0 + h) + " · query " + q + " " + p.tokens[q]
-        + " → key " + k + " " + p.tokens[k] + ": " + w + "%", ev.offsetX + 12, ev.offsetY + 14);
-    }
-
-    // The keyboard: Tab to the grid, arrows move the ring, Enter opens that head.
-    key(ev) {
-      const p = this.shown, g = this.geom;
-      if (!p || !p.ok || !this.cursor) return;
-      const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-      if (step[ev.key]) {
-        const [dl, dh] = step[ev.key], c = this.cursor;
-        this.cursor = [Math.min(p.layers - 1, Math.max(0, c[0] + dl)),
-                       Math.min(p.heads - 1, Math.max(0, c[1] + dh))];
-        this.say("L" + this.cursor[0] + " H" + this.cursor[1] + ": Enter opens it large",
-                 g.x(this.cursor[1]) + 4, g.y(this.cursor[0]) + g.size - 8);
-        this.redraw();
-      } else if (ev.key === "Enter" || ev.key === " ") {
-        this.onOpen(this.cursor[0], this.cursor[1]);
-      } else {
-        return;
-      }
-      ev.preventDefault(); // arrows and space would scroll the page
-    }
-
-    listen() {
-      const canvas = this.canvas;
-      canvas.addEventListener("mousemove", (ev) => this.hover(ev));
-      canvas.addEventListener("mouseleave", () => { this.tip.hidden = true; });
-      canvas.addEventListener("click", (ev) => {
-        const at = this.hit(ev.offsetX, ev.offsetY);
-        if (at) this.onOpen(at[0], at[1]);
-      });
-      canvas.tabIndex = 0;
-      canvas.addEventListener("focus", () => {
-        if (this.shown && this.shown.ok) { this.cursor = [...this.shown.selected]; this.redraw(); }
-      });
-      canvas.addEventListener("blur", () => { this.cursor = null; this.tip.hidden = true; this.redraw(); });
-      canvas.addEventListener("keydown", (ev) => this.key(ev));
-    }
-
-    // One update asked by a live loop (static/live.js's, or a page's own): ask `data` for
-    // the grid of ctx.knobs and draw it. Not an answer: null, a throw (Gradio's server.*
-    // resolves to undefined when its POST fails, other versions throw) or {ok: false,
-    // retry: true} (busy). Then the grid on screen stays, its caption says it is for an
-    // older sentence, and false goes back: the loop asks again. {ok: false} without retry
-    // (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
-    // change is on its way, and the loop asks again anyway.
-    async update(ctx) {
-      let answer = null;
-      try {
-        answer = this.data ? await this.data(request(ctx && ctx.knobs), ctx) : null;
-      } catch (e) {
-        answer = null;
-      }
-      const ok = !!answer && typeof answer === "object" && !(answer.ok === false && answer.retry);
-      if (!ctx || !ctx.fresh || ctx.fresh()) {
-        if (ok) this.draw(answer);
-        else {
-          const text = this.shown && this.shown.ok ? BUSY_OLDER : BUSY;
-          if (this.caption.textContent !== text) this.caption.textContent = text; // aria-live: once
-        }
-      }
-      return ok;
-    }
+    this.paintMosaic(p);
+    this.redraw();
   }
 
-  AE.grid = { mount: (element, options) => new Grid(element, options), request, panel };
-})();
+  redraw() {
+    const p = this.shown,
+      canvas = this.canvas;
+    if (!p || !p.ok) return;
+    const width = Math.max(200, this.element.clientWidth || 600),
+      colours = this.coloursOf(p);
+    const g = layout(p, width),
+      n = p.n,
+      dpr = globalThis.devicePixelRatio || 1;
+    canvas.style.width = width + "px";
+    canvas.style.height = g.height + "px";
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(g.height * dpr);
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = colours.paper;
+    ctx.fillRect(0, 0, width, g.height);
+    ctx.imageSmoothingEnabled = false; // one flat square per weight, no blur
+    for (let l = 0; l < p.layers; l++) {
+      for (let h = 0; h < p.heads; h++) {
+        ctx.drawImage(this.mosaic, h * n, l * n, n, n, g.x(h), g.y(l), g.size, g.size);
+      }
+    }
+    drawNames(ctx, p, g, colours);
+    ctx.fillStyle = colours.muted;
+    if (g.tokens) drawTokens(ctx, p, g);
+    const [sl, sh] = p.selected;
+    ctx.strokeStyle = colours.accent;
+    ctx.lineWidth = 2.5;
+    ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
+    if (this.cursor) drawRing(ctx, g, this.cursor, colours.paper);
+    canvas.setAttribute(
+      "aria-label",
+      `Attention of every head: ${p.layers} layers × ${p.heads} heads, ${n} tokens. ` +
+        "Click a square, or use the arrow keys and Enter, to open it large.",
+    );
+    this.geom = g;
+    this.drawn += 1;
+    canvas[SHOWN] = {
+      drawn: this.drawn,
+      ok: true,
+      layers: p.layers,
+      heads: p.heads,
+      n,
+      tokens: p.tokens,
+      cells: this.cells,
+      selected: p.selected,
+      geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap },
+    };
+  }
+
+  // (layer, head, query, key) under a point of the canvas (css px), or null.
+  hit(x, y) {
+    const p = this.shown,
+      g = this.geom;
+    if (!p || !g) return null;
+    const h = Math.floor((x - g.left) / (g.size + MARGIN.gap));
+    const l = Math.floor((y - g.top) / (g.size + MARGIN.gap));
+    if (h < 0 || h >= p.heads || l < 0 || l >= p.layers) return null;
+    const dx = x - g.x(h),
+      dy = y - g.y(l);
+    if (dx < 0 || dy < 0 || dx >= g.size || dy >= g.size) return null;
+    return [l, h, Math.floor((dy / g.size) * p.n), Math.floor((dx / g.size) * p.n)];
+  }
+
+  // The tip at (left, top) of the canvas (css px), inside the grid's box.
+  say(text, left, top) {
+    const tip = this.tip,
+      canvas = this.canvas;
+    tip.textContent = text;
+    tip.hidden = false;
+    const most = Math.max(0, this.element.clientWidth - tip.offsetWidth);
+    tip.style.left = Math.min(canvas.offsetLeft + left, most) + "px";
+    tip.style.top = canvas.offsetTop + top + "px";
+  }
+
+  hover(ev) {
+    const at = this.hit(ev.offsetX, ev.offsetY);
+    this.canvas.style.cursor = at ? "pointer" : "default";
+    if (!at) {
+      this.tip.hidden = true;
+      return;
+    }
+    const [l, h, q, k] = at,
+      p = this.shown,
+      [l0, h0] = p.at || [0, 0];
+    const w = this.cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
+    const text = `L${l0 + l} H${h0 + h} · query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
+    this.say(text, ev.offsetX + 12, ev.offsetY + 14);
+  }
+
+  // The keyboard: Tab to the grid, arrows move the ring, Enter opens that head.
+  key(ev) {
+    const p = this.shown,
+      g = this.geom;
+    if (!p || !p.ok || !this.cursor) return;
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (step[ev.key]) {
+      const [dl, dh] = step[ev.key],
+        c = this.cursor;
+      this.cursor = [
+        Math.min(p.layers - 1, Math.max(0, c[0] + dl)),
+        Math.min(p.heads - 1, Math.max(0, c[1] + dh)),
+      ];
+      this.say(
+        "L" + this.cursor[0] + " H" + this.cursor[1] + ": Enter opens it large",
+        g.x(this.cursor[1]) + 4,
+        g.y(this.cursor[0]) + g.size - 8,
+      );
+      this.redraw();
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      this.onOpen(this.cursor[0], this.cursor[1]);
+    } else {
+      return;
+    }
+    ev.preventDefault(); // arrows and space would scroll the page
+  }
+
+  listen() {
+    const canvas = this.canvas;
+    canvas.addEventListener("mousemove", (ev) => this.hover(ev));
+    canvas.addEventListener("mouseleave", () => {
+      this.tip.hidden = true;
+    });
+    canvas.addEventListener("click", (ev) => {
+      const at = this.hit(ev.offsetX, ev.offsetY);
+      if (at) this.onOpen(at[0], at[1]);
+    });
+    canvas.tabIndex = 0;
+    canvas.addEventListener("focus", () => {
+      if (this.shown && this.shown.ok) {
+        this.cursor = [...this.shown.selected];
+        this.redraw();
+      }
+    });
+    canvas.addEventListener("blur", () => {
+      this.cursor = null;
+      this.tip.hidden = true;
+      this.redraw();
+    });
+    canvas.addEventListener("keydown", (ev) => this.key(ev));
+  }
+
+  // One update asked by a live loop (static/live.js's, or a page's own): ask `data` for
+  // the grid of ctx.knobs and draw it. Not an answer: null, a throw (Gradio's server.*
+  // resolves to undefined when its POST fails, other versions throw) or {ok: false,
+  // retry: true} (busy). Then the grid on screen stays, its caption says it is for an
+  // older sentence, and false goes back: the loop asks again. {ok: false} without retry
+  // (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
+  // change is on its way, and the loop asks again anyway.
+  async update(ctx) {
+    let answer = null;
+    try {
+      answer = this.data ? await this.data(request(ctx && ctx.knobs), ctx) : null;
+    } catch {
+      answer = null;
+    }
+    const ok = !!answer && typeof answer === "object" && !(answer.ok === false && answer.retry);
+    if (!ctx || !ctx.fresh || ctx.fresh()) {
+      if (ok) this.draw(answer);
+      else {
+        const text = this.shown && this.shown.ok ? BUSY_OLDER : BUSY;
+        if (this.caption.textContent !== text) this.caption.textContent = text; // aria-live: once
+      }
+    }
+    return ok;
+  }
+}
+
+export function mount(element, options) {
+  return new Grid(element, options);
+}
+
+// What a bundle puts on window.AttentionExplorer.grid.
+export const grid = { mount, request, panel, state };

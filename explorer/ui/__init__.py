@@ -4,7 +4,8 @@ One module per view, named after the UI-free module it calls: ``<view>_tab.py`` 
 the tab whose content ``explorer/views/<view>.py`` computes (``explore_tab`` ↔
 ``views.explore``, ``take_home_tab`` ↔ ``views.take_home``, ``start_here_tab`` ↔
 ``views.start_here``, ...). Beside them: the shared sentence box, knobs and live loop
-(:mod:`.controls`), the page frame (:mod:`.page`) and a faster gradio import
+(:mod:`.controls`), the page frame and its one script (:mod:`.page`), the one form of the JavaScript
+strings Gradio takes (:mod:`.bridge`: calls into ``static/``) and a faster gradio import
 (:mod:`.fast_import`). The server's plumbing under the page (sessions, admission, the
 keystroke line, the routes) is :mod:`explorer.server`.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gradio as gr
 
 from explorer.server.lab_session import registry, session_of, sources
+from explorer.ui import bridge
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
 from explorer.ui.plots import plot_row
@@ -27,31 +28,11 @@ INTRO = """Switching a head **off** keeps its attention pattern but removes what
 into the model, so later layers and the guesses change while earlier layers cannot.
 Tick heads below, or **click a square** in the grid, to switch them off or on again."""
 
-# Clicking a panel of the grid toggles that head: Plotly's click names the panel ("L2 H3"),
-# the hidden button's js function flips it in the list of ticked heads. A MutationObserver
-# re-attaches the listener whenever Gradio redraws the grid.
-LISTEN_FOR_CLICKS = """() => {
-  const attach = () => {
-    const gd = document.querySelector('#ablate-grid .js-plotly-plot');
-    if (!gd || gd.__aeAblate || !gd.on) return;
-    gd.__aeAblate = true;
-    gd.on('plotly_click', (ev) => {
-      const m = /^L(\\d+) H(\\d+)$/.exec((ev.points[0] || {}).data?.name || '');
-      if (!m) return;
-      window.__aeAblateClick = m[0];
-      document.querySelector('#ablate-toggle')?.click();
-    });
-  };
-  new MutationObserver(attach).observe(document.body, {childList: true, subtree: true});
-  attach();
-}"""
-# (A js function returns one value per input, so the new list goes out wrapped in a list.)
-TOGGLE = """(off) => {
-  const h = window.__aeAblateClick;
-  window.__aeAblateClick = null;
-  if (!h) return [off];
-  return [off.includes(h) ? off.filter(x => x !== h) : [...off, h]];
-}"""
+# Clicking a panel of the grid toggles that head, in the browser (static/plot_clicks.js):
+# Plotly's click names the panel ("L2 H3"), the hidden button's js-only event flips it in
+# the list of ticked heads, whose change updates the view.
+LISTEN_FOR_CLICKS = bridge.js("plots.listen")
+TOGGLE = bridge.js("ablate.toggle")
 
 
 def _choices_for(zoo, objective, heads, pos, mine=None):
@@ -163,5 +144,4 @@ def _wire_heads(demo, zoo, panel: Panel, models, default, off, clear, toggle) ->
           api_name=False, show_progress="hidden")
     clear.click(lambda: [], None, off, api_name=False, show_progress="hidden")
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
-    toggle.click(lambda ticked: ticked, off, off, js=TOGGLE, api_name=False,
-                 show_progress="hidden")
+    toggle.click(None, off, off, js=TOGGLE, api_name=False, show_progress="hidden")

@@ -16,7 +16,8 @@ would run every view's update per keystroke; here a keystroke costs one server r
 the open view only. Each view's update is an event of its own hidden ``gr.HTML`` anchor
 (:func:`wire_live`), which the loop starts with ``trigger``; the anchor's new value says
 the event has finished. Python writes no logic in js strings: the loop's configuration is
-JSON data (:func:`live_config`), the listeners only call the loop's named interface.
+JSON data (:func:`live_config`), the listeners only call the loop's named interface,
+through the bridge (:mod:`explorer.ui.bridge`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 import gradio as gr
 from gradio.context import get_blocks_context
 
-from explorer.paths import STATIC
+from explorer.ui import bridge
 from explorer.views.controls import (
     BOX_CHARS,
     CONTROL_NAMES,
@@ -212,33 +213,29 @@ LIVE_DEFAULTS = dict(show_progress="hidden", trigger_mode="always_last", api_nam
 # last: typing comes in bursts (a student types a key every 150-400 ms), a slider drag
 # too; a radio button or opening a tab is one event (ms). Read by static/live.js.
 SETTLE_MS = {"text": 500, "slider": 150, "other": 0}
-LIVE_JS = STATIC / "live.js"
-# The page's <head>: the live loop, loaded once before Gradio mounts anything (app.LAUNCH).
-LIVE_HEAD = f"<script>\n{LIVE_JS.read_text(encoding='utf-8')}\n</script>"
 # Which page elements each shared control is (made inert where a view does not watch it).
 KNOB_ELEMENTS = {"text": ["sentence", "examples"], **{n: [n] for n in KNOB_NAMES[1:]}}
 KNOB_LABELS = {"text": "Your sentence", "objective": "Model", "heads": "Heads per layer",
                "pos": "Positional encoding", "mask": "Causal mask", "scaling": "Scaling",
                "temperature": "Temperature", "layer": "Layer", "head": "Head",
                "theme": "Figure colours"}
-# The calls into the live loop (static/live.js) that Gradio's listeners make. The only
-# data in them is a view id, written as JSON.
-CONTROLS_JS = "(...values) => window.AttentionExplorer.live.controls(values)"
-START_JS = "(...values) => window.AttentionExplorer.live.start(values)"
+# The calls into the live loop (static/live.js) that Gradio's listeners make, through the
+# bridge (explorer/ui/bridge.py): every shared value, in KNOB_NAMES' order.
+CONTROLS_JS = bridge.js("live.controls")
+START_JS = bridge.js("live.start")
 # A view's hidden anchor (wire_live): tells the loop how to start the view's events.
-ANCHOR_JS = ("window.AttentionExplorer.live.mount(element, "
-             "{update: () => trigger('update'), settle: () => trigger('settle')}, watch);")
+ANCHOR_JS = bridge.on_load("live.anchor", events=("update", "settle"))
 
 
 def open_js(tab_id: str) -> str:
     """js of a tab's select event: tell the live loop this view is open."""
-    return f"() => window.AttentionExplorer.live.open({json.dumps(tab_id)})"
+    return bridge.js("live.open", tab_id)
 
 
 def refresh_js(tab_id: str) -> str:
     """js for a view's own controls (and anything else that changes only that view): update
     the view ``tab_id`` if it is open."""
-    return f"() => window.AttentionExplorer.live.refresh({json.dumps(tab_id)})"
+    return bridge.js("live.refresh", tab_id)
 
 
 def wire_live(panel: Panel, tab_id: str, live: dict | None, *, settled: dict | None = None,
@@ -320,8 +317,8 @@ def finish_live(panel: Panel, tabs: dict[str, gr.Tab] | None = None) -> None:
     and the page's few listeners that report to the loop: one for all shared controls,
     one per tab's select, one per view's own controls, and the page load; and runs
     ``panel.after_tabs``, the wiring that needs every view built (Start here's step bars,
-    explorer/ui/step_bar.py). The page must load the loop itself: ``launch(head=LIVE_HEAD)``
-    (``app.LAUNCH`` has it)."""
+    explorer/ui/step_bar.py). The page must load the loop itself: the page's bundle in
+    ``launch(head=...)`` (``explorer/ui/page.scripts_head``; ``app.LAUNCH`` has it)."""
     context = get_blocks_context()
     views = {v.tab_id: v for v in panel.live}
     if tabs is None:

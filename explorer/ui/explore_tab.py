@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import gradio as gr
 
-from explorer.paths import STATIC
 from explorer.server.client_guard import REQUEST_SESSION
 from explorer.server.keystroke_queue import KeystrokeQueue
 from explorer.server.lab_session import registry, sources
+from explorer.ui import bridge
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
 from explorer.ui.model_knobs import wire as wire_model_knobs
@@ -32,9 +32,10 @@ TAB = "explore"
 # The grid's box and CSS from their one source (the notebook's and the static edition's
 # too); the renderer, static/live_grid.js, mounted by Explore's wiring, static/explore_grid.js.
 GRID_HTML = grid_markup(TAB)
-GRID_JS = "\n".join((STATIC / name).read_text(encoding="utf-8")
-                    for name in ("live_grid.js", "explore_grid.js"))
-READ_CLICK = "(layer, head) => window.__aeSelect || [layer, head]"
+GRID_JS = bridge.on_load("explore.grid")
+# A click on a head of the grid: the hidden button's js-only event returns the clicked head
+# as the Layer and Head sliders' values (static/head_pick.js): no server round trip.
+READ_CLICK = bridge.js("explore.pick")
 # What the grid is, its colour key and a newcomer's way to Start here, above the grid (issue
 # 42 item 11: a student alone saw 15 tabs, no key). The key's gradient is the canvas's own
 # scale (grid_payload.canvas_colors, which live_grid.js builds its palette from): one
@@ -51,10 +52,7 @@ NEWCOMER_HTML = (
     '<span class="ae-key-bar" style="background: {gradient}"></span>'
     '<span>much)</span></span>. <span class="ae-newcomer-tap">Click a square to open it '
     'large.</span></p></div>')
-NEWCOMER_JS = """element.querySelector('.ae-start-link').addEventListener('click', () => {
-  const tab = document.querySelector('#tabs button[role="tab"][data-tab-id="start"]');
-  if (tab) { tab.click(); tab.focus(); }
-});"""
+NEWCOMER_JS = bridge.on_load("explore.newcomer")  # its button opens Start here
 NEWCOMER_CSS = """.ae-newcomer-head { display: flex; flex-wrap: wrap; align-items: center;
   justify-content: space-between; gap: 0.25rem 0.75rem; margin-top: 0.1rem; }
 .ae-newcomer h4 { margin: 0; font-weight: 600; font-size: 0.95rem; }
@@ -151,7 +149,7 @@ def _figures():
     """Under the grid: the clear heads, the large head and the guesses, the head view and
     the head table."""
     # Below the grid, so the heatmaps stay first on a small or projected screen.
-    # (min widths, here and in static/style.css: on a phone the two stack, not squeeze)
+    # (min widths, here and in static/css/: on a phone the two stack, not squeeze)
     with gr.Row(equal_height=False, elem_id="clear-heads-row"):
         clear_text = gr.Markdown(elem_id="clear-heads-text")
         clear = gr.Radio([], value=None, label="Clear heads in this model: open one large",
@@ -182,6 +180,6 @@ def _wire_heads(demo, zoo, panel: Panel, models, clear_text, clear, select) -> N
           [clear_text, clear], queue=False, show_progress="hidden", api_name=False)
     clear.input(open_clear_head, [clear, panel.layer, panel.head], [panel.layer, panel.head],
                 queue=False, show_progress="hidden", api_name=False)
-    select.click(lambda layer, head: (layer, head), [panel.layer, panel.head],
-                 [panel.layer, panel.head], js=READ_CLICK, api_name=False,
-                 show_progress="hidden")
+    # js only (fn None): the sliders take the clicked head in the browser
+    select.click(None, [panel.layer, panel.head], [panel.layer, panel.head], js=READ_CLICK,
+                 api_name=False, show_progress="hidden")

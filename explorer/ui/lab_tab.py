@@ -28,8 +28,8 @@ import gradio as gr
 from gradio.components.plot import PlotData
 from gradio.context import get_blocks_context
 
-from explorer.paths import STATIC as STATIC_DIR
 from explorer.server.lab_session import registry, session_of
+from explorer.ui import bridge
 from explorer.ui.controls import Panel
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.class_state import record_run
@@ -68,18 +68,13 @@ the second copy fall and the heads change (the grid: every head on one sequence 
 a copying head draws a stripe one place short of a block to the left: it looks at what
 came after the earlier copy)."""
 PREDICT = "Predict: will it grow an induction head?"
-STATIC = STATIC_DIR
 # Train's inputs as the page has them, the last (the class box) replaced by the page's class
-# tag, "CODE student" (static/class.js; "" outside a class). __N__: how many inputs Train has.
-CLASS_JS = """(...args) => { const a = args.slice(0, __N__);
-  const tag = window.AttentionExplorer?.classMode?.labTag;
-  a[__N__ - 1] = typeof tag === "function" ? (tag() || "") : ""; return a; }"""
+# tag, "CODE student" (static/class.js; "" outside a class): static/lab.js labClassTag.
 # The grid's box, as Explore's (explorer/views/grid_markup.py); static: Gradio re-renders a
 # gr.HTML's template on a new value by a DOM diff, and an unchanged template leaves the canvas
 # be. The renderer (static/live_grid.js) mounted by static/lab.js.
 GRID_HTML = grid_markup("lab")
-GRID_JS = "\n".join((STATIC / name).read_text(encoding="utf-8")
-                    for name in ("live_grid.js", "lab.js"))
+GRID_JS = bridge.on_load("lab.grid")
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
@@ -98,7 +93,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     table = gr.Markdown(elem_id="lab-table")
     ran = gr.State(False)  # this page has shown a run: the chart is its, not the empty one
     # class mode (issue 43): a student's page in a class fills this as Train is pressed
-    # (CLASS_JS), so that the run joins the class's chart on the teacher's projector
+    # (static/lab.js labClassTag), so that the run joins the class's chart on the projector
     klass = gr.Textbox("", visible=False, max_length=100)
 
     def halt(request: gr.Request):
@@ -113,7 +108,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel,
     # queue's 4 places that every other view's updates wait for.
     run["train"].click(_watcher(demo, runner), [*inputs, ran, klass],
                        [run["status"], run["chart"], run["grid"], table, knobs["open"], ran],
-                       api_name=False, js=CLASS_JS.replace("__N__", str(len(inputs) + 2)),
+                       api_name=False, js=bridge.js("lab.class", {"n": len(inputs) + 2}),
                        concurrency_id="lab", concurrency_limit=64, show_progress="hidden",
                        **RAW)
     run["stop"].click(halt, None, None, api_name=False, queue=False, show_progress="hidden")
@@ -162,7 +157,7 @@ def _settings_column(bar) -> dict:
 def _run_column() -> dict:
     """The prediction, Train and Stop, and what the run does (status, chart, grid)."""
     # in one column: during Start here's step it comes first where the row wraps (a
-    # phone, a projector; static/style.css)
+    # phone, a projector; static/css/)
     with gr.Column(scale=2, min_width=320, elem_id="lab-run"):
         predict = gr.Radio(["yes", "no"], value=None, label=PREDICT,
                            elem_id="lab-predict")

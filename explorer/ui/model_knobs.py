@@ -11,19 +11,13 @@ page and has the zoo).
 
 from __future__ import annotations
 
-import json
-
 import gradio as gr
 
+from explorer.ui import bridge
 from explorer.ui.controls import HELP, Panel
 from explorer.views.controls import LAB_OBJECTIVE
 from explorer.views.lab_models import LabModels, lab_knobs
 from explorer.views.model_choice import fit_knobs, switch_for
-
-# The data is JSON (the labels and the one masked-word model); the logic is this one line.
-SWITCH_JS = ("(text, objective, heads, pos) => { const s = __DATA__; "
-             "return (text || '').includes(s.mask) && objective === s.from "
-             "? [s.to, s.heads, s.pos] : [objective, heads, pos]; }")
 
 
 def wire(zoo, panel: Panel, models: LabModels | None = None) -> None:
@@ -46,4 +40,4 @@ def wire(zoo, panel: Panel, models: LabModels | None = None) -> None:
     data = switch_for(zoo)
     if data:
         panel.text.change(None, [panel.text, *knobs], knobs,
-                          js=SWITCH_JS.replace("__DATA__", json.dumps(data)), **quiet)
+                          js=bridge.js("model.switch", data), **quiet)  # static/small_wiring.js

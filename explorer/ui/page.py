@@ -1,14 +1,16 @@
 """The page's frame, around the views: skip links, the "Big screen" switch, the section
-names of the tab bar, and the page script (``static/page.js``) that runs them.
+names of the tab bar, and the page's one script, the bundle of ``static/`` (``static/app.js``
+built into ``static/build/app.js`` by ``npm run build``), which runs them.
 
 Declarations only: the layouts themselves (laptop, projector, phone) are CSS in
-``static/style.css``; ``static/page.js`` switches projector mode (``?projector=1`` or the
-button), turns the knobs into a drawer on phones, moves focus for the skip links, names
-the figures for screen readers and lets a student tap a word in the head view;
-``static/fit.js`` sizes the figures for the screen they are on; ``static/steps.js`` shows
-a Start-here step in the view it opened (``static/stale.js`` dims its figures until
-they show its data); ``static/keys.js`` gives the tab lists and radio
-groups their arrow keys.
+``static/css/``; ``static/page.js`` switches projector mode (``?projector=1`` or the
+button), turns the knobs into a drawer on phones and moves focus for the skip links;
+``static/figures.js`` names the figures for screen readers and lets a student tap a word in
+the head view; ``static/fit.js`` sizes the figures for the screen they are on;
+``static/steps.js`` shows a Start-here step in the view it opened (``static/stale.js`` dims
+its figures until they show its data); ``static/keys.js`` gives the tab lists and radio
+groups their arrow keys; ``static/live.js`` carries every change to the open view.
+Gradio's events reach the bundle through ``explorer/ui/bridge.py``.
 """
 
 from __future__ import annotations
@@ -20,15 +22,10 @@ import gradio as gr
 from explorer.paths import STATIC as STATIC_DIR
 
 STATIC = STATIC_DIR
-PAGE_JS = (STATIC / "page.js").read_text()
-# A Start-here step in the view it opened: focus, its figures first, kept in view.
-STEPS_JS = (STATIC / "steps.js").read_text()
-# A step's figures marked stale until they show its data (steps.js calls it).
-STALE_JS = (STATIC / "stale.js").read_text()
-# How large each figure is drawn for the screen it is on (page.js calls it).
-FIT_JS = (STATIC / "fit.js").read_text()
-# Arrow keys in the tab lists and radio groups (one Tab stop each).
-KEYS_JS = (STATIC / "keys.js").read_text()
+# The page's bundle, built from static/app.js and checked in (npm run check-build): the one
+# way the page's JavaScript reaches it, inlined in the <head> so that it runs before Gradio
+# mounts the app (the live loop must see Gradio's first requests).
+APP_JS = (STATIC / "build" / "app.js").read_text(encoding="utf-8")
 
 # First on the page, so the first Tab press reaches the skip links (WCAG 2.4.1). The links
 # point at real ids, so they work without the script too (the script also moves focus).
@@ -102,8 +99,14 @@ def section_css(sections: list[tuple[str, list[str]]]) -> str:
     return "\n".join(rules)
 
 
+def scripts_head() -> str:
+    """The page's bundle as ``launch(head=...)`` takes it (a page built of some tabs only, in
+    the tests, uses it alone)."""
+    if "</script" in APP_JS:  # esbuild writes "<\/script" inside strings: never the end
+        raise ValueError("static/build/app.js holds '</script': it would end its tag")
+    return f"<script>\n{APP_JS}\n</script>\n"
+
+
 def head(sections: list[tuple[str, list[str]]]) -> str:
-    """HTML for ``launch(head=...)``: the section names as CSS and the page scripts."""
-    return (f"<style>\n{section_css(sections)}\n</style>\n"
-            + "".join(f"<script>\n{js}\n</script>\n"
-                      for js in (STALE_JS, STEPS_JS, FIT_JS, KEYS_JS, PAGE_JS)))
+    """HTML for ``launch(head=...)``: the section names as CSS and the page's bundle."""
+    return f"<style>\n{section_css(sections)}\n</style>\n" + scripts_head()

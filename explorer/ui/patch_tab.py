@@ -10,10 +10,9 @@ lens lists that cell's top five guesses beneath it. Everything shown comes from
 
 from __future__ import annotations
 
-import json
-
 import gradio as gr
 
+from explorer.ui import bridge
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
 from explorer.ui.step_bar import declare as step_bar
@@ -39,38 +38,12 @@ LENS_HINT = "*Click a cell of the logit lens to read its top five guesses here.*
 COPY_FAILED = ("ℹ️ No one-word change with the same number of tokens was found: edit the "
                "copy by hand.")
 
-# Clicking a heatmap cell names it ("head L H" / "pos L P", from the cell's customdata) and
-# clicks the hidden button, whose js function puts the name in the hidden cell box. A
-# MutationObserver re-attaches the listeners whenever Gradio redraws a plot.
-LISTEN_FOR_CLICKS = """() => {
-  // sel: the plot; kind: what its cell is called; pick: the hidden button that reads it;
-  // slot: where the name waits for that button; size: the length of a cell's customdata
-  const attach = (sel, kind, pick, slot, size) => {
-    const gd = document.querySelector(sel + ' .js-plotly-plot');
-    if (!gd || gd.__aePatch || !gd.on) return;
-    gd.__aePatch = true;
-    gd.on('plotly_click', (ev) => {
-      const cd = (ev.points[0] || {}).customdata;
-      if (!Array.isArray(cd) || cd.length !== size) return;
-      window[slot] = kind + ' ' + cd[0] + ' ' + cd[1];
-      document.querySelector(pick)?.click();
-    });
-  };
-  const all = () => {
-    attach('#patch-heads', 'head', '#patch-pick', '__aePatchClick', 2);
-    attach('#patch-positions', 'pos', '#patch-pick', '__aePatchClick', 2);
-    // the lens names its cell for the top-five box beneath it ([layer, pos, hover text])
-    attach('#patch-lens', 'lens', '#patch-lens-pick', '__aeLensClick', 3);
-  };
-  new MutationObserver(all).observe(document.body, {childList: true, subtree: true});
-  all();
-}"""
-PICK = """(cell) => {
-  const c = window.__aePatchClick;
-  window.__aePatchClick = null;
-  return c || cell;
-}"""
-LENS_PICK = PICK.replace("__aePatchClick", "__aeLensClick")
+# Clicking a heatmap cell names it ("head L H" / "pos L P" / "lens L P", from the cell's
+# customdata) and clicks the hidden button, whose js-only event puts the name in the hidden
+# cell box, in the browser (static/plot_clicks.js); the box's change does the rest.
+LISTEN_FOR_CLICKS = bridge.js("plots.listen")
+PICK = bridge.js("patch.pick")
+LENS_PICK = bridge.js("patch.lens")
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -118,7 +91,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         button.click(lambda c=clean, x=corrupted: (c, x, ""), None,
                      [panel.text, corrupt, cell], api_name=False, show_progress="hidden")
     demo.load(None, None, None, js=LISTEN_FOR_CLICKS)
-    pick.click(lambda c: c, cell, cell, js=PICK, api_name=False, show_progress="hidden")
+    pick.click(None, cell, cell, js=PICK, api_name=False, show_progress="hidden")
 
     _wire_lens(zoo, tok, panel, lens_cell, lens_pick, lens_detail_box)
 
@@ -150,12 +123,12 @@ def _wire_lens(zoo, tok, panel: Panel, lens_cell, lens_pick, lens_detail_box) ->
         return lens_detail(zoo, tok, text, parse_controls(*controls), clicked) or LENS_HINT
 
     # a click sets the cell box; reading it is one forward pass, not the whole patching
-    lens_pick.click(lambda c: c, lens_cell, lens_cell, js=LENS_PICK, api_name=False,
+    lens_pick.click(None, lens_cell, lens_cell, js=LENS_PICK, api_name=False,
                     show_progress="hidden")
     lens_cell.change(read_lens, [*panel.inputs, lens_cell], lens_detail_box, api_name=False,
                      show_progress="hidden")
     # a new sentence empties the lens box in the browser alone (a server event here was a
     # queue join on every keystroke of every student)
     panel.text.change(None, None, [lens_cell, lens_detail_box],
-                      js=f"() => ['', {json.dumps(LENS_HINT)}]", queue=False, api_name=False,
+                      js=bridge.js("page.constant", ["", LENS_HINT]), queue=False, api_name=False,
                       show_progress="hidden")

@@ -40,7 +40,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     # Widths in percent, so the table fits its column at any width (in pixels they added up
     # to more than a laptop's column and cut off the last one). On a phone the percentages
     # gave one letter a line: there each table is laid out wider and its box scrolls
-    # sideways (.ae-scroll-x, static/style.css).
+    # sideways (.ae-scroll-x, static/css/70-views.css).
     with gr.Column(elem_classes="ae-scroll-x"):
         split = gr.Dataframe(headers=SPLIT_HEADERS, interactive=False, wrap=True,
                              elem_id="shapes-split", max_height=900,

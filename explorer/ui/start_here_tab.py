@@ -11,11 +11,9 @@ on it.
 
 from __future__ import annotations
 
-import json
-
 import gradio as gr
 
-from explorer.ui import step_bar
+from explorer.ui import bridge, step_bar
 from explorer.ui.controls import Panel
 from explorer.views.start_here import default_path
 
@@ -29,43 +27,9 @@ INTRO = ("**Start here.** Nine short steps through what attention heads do, for 
 TITLES = {"explore": "Explore", "compare": "Compare", "ablate": "Ablate",
           "positional": "Positional encodings",
           "training": "Through training", "patch": "Patch", "lab": "Lab"}
-# ... and brings the chosen step's question and "Set up this step" onto the screen (on a
-# phone they were 1,040-1,230 px down, under the list of steps): the step's name at the top
-# where that leaves them on the screen, else "Set up" at its bottom. Again a moment later
-# (the step's text arrives after its radio), unless the student scrolled or touched.
-OPEN_ON_LINK = """() => {
-  const raw = new URLSearchParams(window.location.search).get('step');
-  if (raw === null) return;
-  let tries = 120;  // 30 s: a busy server draws the first grid late
-  let moved = false;
-  ['wheel', 'touchmove', 'keydown', 'pointerdown'].forEach((t) => window.addEventListener(
-    t, () => { moved = true; }, {capture: true, passive: true, once: true}));
-  const show = () => {
-    const radios = [...document.querySelectorAll('#start-step input')];
-    const n = parseInt(raw.slice(0, 3), 10);
-    const chosen = radios[Math.min(Math.max(Number.isNaN(n) ? 1 : n, 1), radios.length) - 1];
-    const setup = document.querySelector('#start-setup');
-    if (!chosen || !chosen.checked || !setup || setup.offsetParent === null) return false;
-    const bottom = setup.getBoundingClientRect().bottom;
-    if (moved || (window.scrollY === 0 && bottom <= window.innerHeight)) return true;
-    const label = chosen.closest('label') || chosen;
-    const top = Math.min(label.getBoundingClientRect().top - 8,
-                         bottom - window.innerHeight + 16);
-    window.scrollTo({top: window.scrollY + top, behavior: 'instant'});
-    return true;
-  };
-  const follow = (left) => {
-    if (show()) { setTimeout(show, 800); return; }
-    if (left > 0) setTimeout(() => follow(left - 1), 250);
-  };
-  const open = () => {
-    const b = [...document.querySelectorAll('#tabs button[role="tab"]')]
-      .find((x) => x.textContent.trim() === __TITLE__);
-    if (b && document.querySelector('#grid canvas')) { b.click(); follow(120); return; }
-    if (--tries > 0) setTimeout(open, 250);
-  };
-  setTimeout(open, 500);
-}"""
+# A step link (?step=N) opens this tab and brings the step's question and "Set up this step"
+# onto the screen: static/start_link.js, through the bridge.
+OPEN_ON_LINK = "start.open_on_link"
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -93,8 +57,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     step.change(show, step, [look, question, answer, fold], queue=False,
                 show_progress="hidden", api_name=False)
     # The link is the page's own address plus ?step=N: made in the browser, which knows it.
-    link_js = ("(t) => window.location.origin + window.location.pathname + '?step=' + "
-               f"(Math.max(0, {json.dumps(names)}.indexOf(t)) + 1)")
+    link_js = bridge.js("start.link", names)  # static/start_link.js
     step.change(None, step, link, js=link_js, queue=False, api_name=False)
     demo.load(None, step, link, js=link_js, queue=False, api_name=False)
     nxt.click(lambda t: names[min(index_of(t) + 1, len(names) - 1)], step, step,
@@ -114,5 +77,5 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     demo.load(from_link, None, step, queue=False, show_progress="hidden", api_name=False)
     # A step link opens this tab (once the tab bar is drawn: retried for a few seconds).
-    demo.load(None, None, None, js=OPEN_ON_LINK.replace("__TITLE__", json.dumps(TITLE)),
+    demo.load(None, None, None, js=bridge.js(OPEN_ON_LINK, TITLE),
               api_name=False)

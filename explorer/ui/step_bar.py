@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import gradio as gr
 
+from explorer.ui import bridge
 from explorer.ui.controls import Panel
 from explorer.views.start_here import Step
 
@@ -36,7 +37,7 @@ from explorer.views.start_here import Step
 FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
           "head")
 # static/steps.js: open the view named in the JSON and show the step there.
-OPEN_JS = "(where) => window.AttentionExplorer.steps.open(where)"
+OPEN_JS = bridge.js("steps.open")
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 ITALIC = re.compile(r"\*(.+?)\*")
 
@@ -140,8 +141,7 @@ def wire(panel: Panel, path: list[Step], titles: dict[str, str], radio: gr.Radio
     quiet = dict(queue=False, show_progress="hidden", api_name=False)
     setup.click(set_up, radio, outputs, **quiet).then(None, opened, None, js=OPEN_JS,
                                                       **quiet)
-    done_js = ("() => window.AttentionExplorer.steps.back("
-               f"{json.dumps(json.dumps({'title': start_title}))})")
+    done_js = bridge.js("steps.back", json.dumps({"title": start_title}))
     for b in bars:
         b.next.click(next_step, current, outputs, **quiet).then(None, opened, None,
                                                                 js=OPEN_JS, **quiet)

@@ -3,7 +3,7 @@ HTML file with the notebook cell that draws it again, a share link and its QR co
 
 The figures carry a caption (model, as trained or the experiment, the sentence) so a saved
 picture says what it shows. The link opens the view the student had open before this tab
-(``&tab=...``): the page remembers the last view opened (:data:`TRACK_VIEWS`).
+(``&tab=...``): the page remembers the last view opened (``static/share.js``).
 
 Also :func:`wire_share_link`, which ``app.py`` calls once so that opening a share
 link (``/?text=...&heads=4&mask=off&tab=layers...``) sets the sentence and the knobs and
@@ -19,10 +19,11 @@ import gradio as gr
 from gradio.context import get_blocks_context
 
 from explorer.server.lab_session import registry, sources
+from explorer.ui import bridge
 from explorer.ui.controls import DEFAULT_HEADS, Panel, head_slider, wire_live
 from explorer.ui.errors import guarded
 from explorer.views.controls import EMPTY_STATE, TOKENS_HELP, parse_controls
-from explorer.views.share import HEAD_MAX, parse_query
+from explorer.views.share import HEAD_MAX, TAB_ALIASES, parse_query
 from explorer.views.take_home import (
     lab_model_file,
     notebook_cell,
@@ -32,7 +33,7 @@ from explorer.views.take_home import (
 )
 
 log = logging.getLogger("attention_explorer")
-TAB = "export"
+TAB = "take_home"
 
 INTRO = """Keep what you see. **Pictures:** the buttons save a figure as PNG (for slides)
 or SVG (sharp at any size). **Numbers:** *Prepare the files* writes the weights of the head
@@ -41,49 +42,16 @@ attention weights and raw scores of every layer and head, with the tokens and se
 NPZ (NumPy) and JSON. **Link:** opens the app with this sentence and these knobs, on the
 view you had open before this one; its QR code lets a class open it with a phone."""
 
-# Client-side picture download through Plotly.js (Gradio's plot component sets
-# window.Plotly once a plot is drawn). Selectors and formats are constants; the file
-# name is built from the layer and head numbers only. The picture is at least
-# EXPORT_WIDTH px wide, its height scaled alike: drawn at a phone's width, the caption
-# (model, experiment, sentence) was cut at the edge and the squares were small.
+# Client-side picture download through Plotly.js (static/share.js downloadPicture): the
+# figure's box and format are constants, the file name is built from the layer and head
+# numbers only. The picture is at least EXPORT_WIDTH px wide, its height scaled alike: drawn
+# at a phone's width, the caption (model, experiment, sentence) was cut at the edge and the
+# squares were small.
 EXPORT_WIDTH = 960
-_DOWNLOAD = """(layer, head) => {{
-  const gd = document.querySelector('#{elem} .js-plotly-plot');
-  if (!gd || !window.Plotly || !gd._fullLayout) return;
-  const name = {name};
-  const w = gd._fullLayout.width, h = gd._fullLayout.height, wide = Math.max(w, {width});
-  window.Plotly.downloadImage(gd, {{format: '{fmt}', filename: name, scale: {scale},
-    width: wide, height: Math.round(h * wide / w)}});
-}}"""
-HEAD_NAME = "'attention-L' + Number(layer) + 'H' + Number(head)"
-GRID_NAME = "'attention-all-heads'"
-
-PAGE_ADDRESS = "() => window.location.origin + window.location.pathname"
-# The views a link can open, {id: title}, filled in by wire_share_link. A click on a tab
-# button (the bar's or the "more tabs" menu's) records which view is open, except this
-# tab, so the link made here opens the view the student came from. A link's &tab= opens
-# its view once the page has drawn (only an id of this page's views: nothing else runs).
-TRACK_VIEWS = """() => {
-  const views = __VIEWS__;
-  const byTitle = Object.fromEntries(Object.entries(views).map(([id, t]) => [t, id]));
-  const tabButtons = () => [...document.querySelectorAll(
-    '#tabs button[role="tab"], #tabs .overflow-dropdown button')];
-  document.addEventListener('click', (e) => {
-    const b = e.target.closest && e.target.closest('#tabs button');
-    const id = b && byTitle[b.textContent.trim()];
-    if (id && id !== __SELF__) window.__aeOpenView = id;
-  }, true);
-  const wanted = new URLSearchParams(window.location.search).get('tab');
-  if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
-  let tries = 120;  // 30 s: a busy server draws the first view late
-  const open = () => {
-    const b = tabButtons().find((x) => x.textContent.trim() === views[wanted]);
-    if (b && document.querySelector('#grid canvas')) { b.click(); return; }
-    if (--tries > 0) setTimeout(open, 250);
-  };
-  setTimeout(open, 500);
-}"""
-OPEN_VIEW = "() => window.__aeOpenView || 'explore'"
+# This page's own address (the share link's base), and which view the link opens: the last
+# one opened before this tab (static/share.js; a link's &tab= opens its view on load).
+PAGE_ADDRESS = bridge.js("share.address")
+OPEN_VIEW = bridge.js("share.linked_view")
 NOTEBOOK = """The cell below draws this view again in a notebook (Jupyter, VS Code, Colab) once
 this project is installed (`pip install` its folder): every head, click one to open it, hover
 for the weight. **View as HTML** is the same drawing as one file that opens in any browser,
@@ -130,9 +98,10 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
               api_name=False, show_progress="hidden")
     views = {b.id: b.label for b in get_blocks_context().blocks.values()
              if isinstance(b, gr.Tab) and isinstance(b.id, str) and b.label}
-    js = TRACK_VIEWS.replace("__VIEWS__", json.dumps(views)).replace("__SELF__",
-                                                                     json.dumps(TAB))
-    demo.load(None, None, None, js=js, api_name=False)
+    # old links' ids of views since renamed open the view they became
+    views.update({old: views[new] for old, new in TAB_ALIASES.items() if new in views})
+    demo.load(None, None, None, js=bridge.js("share.track_views", {"views": views, "self": TAB}),
+              api_name=False)
 
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
@@ -214,10 +183,10 @@ def _figures():
     with gr.Row():
         grid_png = gr.Button("Grid as PNG", size="sm", min_width=120, elem_id="export-grid-png")
         grid_svg = gr.Button("Grid as SVG", size="sm", min_width=120, elem_id="export-grid-svg")
-    return big, grid, ((head_png, "export-head", "png", HEAD_NAME),
-                       (head_svg, "export-head", "svg", HEAD_NAME),
-                       (grid_png, "export-grid", "png", GRID_NAME),
-                       (grid_svg, "export-grid", "svg", GRID_NAME))
+    return big, grid, ((head_png, "export-head", "png", "head"),
+                       (head_svg, "export-head", "svg", "head"),
+                       (grid_png, "export-grid", "png", "grid"),
+                       (grid_svg, "export-grid", "svg", "grid"))
 
 
 def _files():
@@ -326,6 +295,7 @@ def _wire_pictures(panel: Panel, pictures) -> None:
     """Each picture button downloads its figure in the browser (Plotly.js), named by the
     layer and head."""
     for button, elem, fmt, name in pictures:
-        js = _DOWNLOAD.format(elem=elem, fmt=fmt, name=name, scale=2 if fmt == "png" else 1,
-                              width=EXPORT_WIDTH)
-        button.click(None, [panel.layer, panel.head], None, js=js, api_name=False)
+        picture = {"elem": elem, "fmt": fmt, "name": name, "scale": 2 if fmt == "png" else 1,
+                   "width": EXPORT_WIDTH}
+        button.click(None, [panel.layer, panel.head], None,
+                     js=bridge.js("share.picture", picture), api_name=False)

@@ -61,6 +61,7 @@ HEAD_MAX = max(HEADS) - 1  # the last head of the largest model (the UI narrows 
 MAX_NUMBER_CHARS = 24  # a number longer than this in a URL is not one a person typed
 MAX_BASE_CHARS = 2000
 TAB_ID = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # the form of the page's own view ids
+TAB_ALIASES = {"export": "take_home"}  # view ids of older links -> the id the view has now
 QR_BORDER = 4  # the quiet zone QR readers need around the code, in modules
 QR_ERROR = "m"  # error correction: ~15 % of the code may be unreadable (a projector's glare)
 
@@ -120,7 +121,7 @@ def parse_query(params: Mapping[str, str], layer_max: int = LAYER_MAX,
     if (raw := get("head")) is not None and (n := _int(raw, 0, head_max)) is not None:
         out["head"] = n
     if (word := get("tab")) is not None and TAB_ID.fullmatch(word):
-        out["tab"] = word
+        out["tab"] = TAB_ALIASES.get(word, word)
     if (copy := get("corrupt")) is not None:
         out["corrupt"] = copy[:MAX_CHARS]
     return out

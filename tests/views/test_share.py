@@ -15,7 +15,6 @@ from explorer.views.controls import (
     Controls,
 )
 from explorer.views.share import PARAMS, parse_query, share_link, share_query
-from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 FIELDS = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer", "head")
 
@@ -145,3 +144,13 @@ def test_the_qr_code_as_svg_has_the_modules_of_the_picture():
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     assert f'width="{side}" height="{side}"' in svg
     assert qr_svg("javascript:alert(1)") is None
+
+
+def test_an_old_links_view_id_opens_the_view_it_became():
+    """Take it home's view was "export" before it was named after its module: a link made
+    then still opens it, and a link made now names it as the tab does."""
+    from explorer.ui.take_home_tab import TAB
+    from explorer.views.share import TAB_ALIASES
+
+    assert parse_query({"tab": "export"})["tab"] == TAB == TAB_ALIASES["export"] == "take_home"
+    assert parse_query({"tab": "compare"})["tab"] == "compare"

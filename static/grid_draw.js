@@ -1,0 +1,131 @@
+// The grid renderer's drawing helpers (static/live_grid.js draws with them): the colour
+// scale as a palette of whole percents, the panels' layout for a width, token labels and the
+// keyboard's focus ring. Pure functions of a payload (explorer/views/grid_payload.py's) and a
+// 2D context; no state, no DOM beyond the context they are handed.
+
+export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
+export const MARGIN = { top: 20, right: 28, gap: 4, tokensLeft: 70, tokensBottom: 62 };
+// css px: one panel never larger than this. 240, so that at a laptop's width the default
+// 21-token sentence gets cells tall enough for token labels (at 160 it got none).
+const MAX_PANEL = 240;
+const MIN_LABELLED_CELL = 9; // css px: token labels only when a cell is at least this tall
+
+function rgb(hex) {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+}
+
+// Colour of each whole percent 0..100 (Uint8ClampedArray [101 * 3]), interpolated between
+// the scale's stops ([[t, "#rrggbb"], ...]) as Plotly does.
+export function palette(scale) {
+  const out = new Uint8ClampedArray(101 * 3);
+  for (let v = 0; v <= 100; v++) {
+    const t = v / 100;
+    let i = 0;
+    while (i < scale.length - 2 && t > scale[i + 1][0]) i++;
+    const [t0, c0] = scale[i],
+      [t1, c1] = scale[i + 1];
+    const f = t1 > t0 ? Math.min(1, Math.max(0, (t - t0) / (t1 - t0))) : 0;
+    const a = rgb(c0),
+      b = rgb(c1);
+    for (let k = 0; k < 3; k++) out[v * 3 + k] = Math.round(a[k] + f * (b[k] - a[k]));
+  }
+  return out;
+}
+
+// The keyboard cursor's ring: the page's focus colour for the paper's theme (the notebook
+// has no page stylesheet), and the paper's own colour inside it.
+function focusColours(paper) {
+  const [r, g, b] = rgb(paper);
+  const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  return { outer: dark ? "#93c5fd" : "#1d4ed8", inner: paper };
+}
+
+// base64 -> Uint8Array (the payload's weights, whole percent).
+export function decode(b64) {
+  const s = atob(b64),
+    out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+// Panel size and margins for this width (css px): token labels when the cells are big enough.
+// -> {left, bottom, size, tokens, top, height, x(head), y(layer)}
+export function layout(p, width) {
+  const fit = (left, bottom) => {
+    const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
+    const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
+    return { left, bottom, size };
+  };
+  let g = fit(MARGIN.tokensLeft, MARGIN.tokensBottom);
+  g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+  if (!g.tokens) g = { ...fit(0, 0), tokens: false };
+  g.top = MARGIN.top;
+  g.height = g.top + p.layers * g.size + MARGIN.gap * (p.layers - 1) + g.bottom + 4;
+  g.x = (h) => g.left + h * (g.size + MARGIN.gap);
+  g.y = (l) => g.top + l * (g.size + MARGIN.gap);
+  return g;
+}
+
+// Token labels left of each row and under each column (p.tokens: plain text).
+export function drawTokens(ctx, p, g) {
+  const n = p.n,
+    cell = g.size / n;
+  // as large as a row allows, 9 to 13 px
+  ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
+  ctx.textAlign = "right";
+  for (let l = 0; l < p.layers; l++) {
+    for (let q = 0; q < n; q++) {
+      ctx.fillText(p.tokens[q], g.left - 4, g.y(l) + (q + 0.5) * cell, g.left - 6);
+    }
+  }
+  const bottom = g.y(p.layers - 1) + g.size + 4;
+  for (let h = 0; h < p.heads; h++) {
+    for (let k = 0; k < n; k++) {
+      ctx.save();
+      ctx.translate(g.x(h) + (k + 0.5) * cell, bottom);
+      ctx.rotate(-Math.PI / 3);
+      ctx.fillText(p.tokens[k], 0, 0, g.bottom);
+      ctx.restore();
+    }
+  }
+}
+
+// The layer and head names around the panels (p.at: the model's [layer, head] of the first
+// panel when one head is drawn large, else [0, 0]).
+export function drawNames(ctx, p, g, colours) {
+  ctx.fillStyle = colours.font;
+  ctx.font = "11px " + FONT;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  const [l0, h0] = p.at || [0, 0];
+  for (let h = 0; h < p.heads; h++) {
+    ctx.fillText("H" + (h0 + h), g.x(h) + g.size / 2, g.top - 4);
+  }
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  const right = g.x(p.heads - 1) + g.size + 6;
+  for (let l = 0; l < p.layers; l++) ctx.fillText("L" + (l0 + l), right, g.y(l) + g.size / 2);
+}
+
+// Keyboard focus: a ring round the whole panel Enter would open, in two tones, so that
+// one of them stands out on every colour of the scale: the page's focus blue (>= 6:1 on
+// the paper) at the panel's edge, the paper's colour inside it.
+export function drawRing(ctx, g, [cl, ch], paper) {
+  const ring = focusColours(paper);
+  const x = g.x(ch),
+    y = g.y(cl),
+    s = g.size,
+    outer = Math.min(4, s / 6);
+  const inner = Math.min(2, s / 12);
+  ctx.lineWidth = outer;
+  ctx.strokeStyle = ring.outer;
+  ctx.strokeRect(x + outer / 2, y + outer / 2, s - outer, s - outer);
+  ctx.lineWidth = inner;
+  ctx.strokeStyle = ring.inner;
+  ctx.strokeRect(
+    x + outer + inner / 2,
+    y + outer + inner / 2,
+    s - 2 * outer - inner,
+    s - 2 * outer - inner,
+  );
+}
