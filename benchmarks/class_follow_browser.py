@@ -45,7 +45,7 @@ def open_page(browser, url: str):
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function("() => !!(document.querySelector('#grid canvas') || {}).__aeGrid",
+    page.wait_for_function("() => !!window.AttentionExplorer?.grid?.state('#grid canvas')",
                            timeout=WAIT_MS)
     return page
 

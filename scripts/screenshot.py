@@ -29,7 +29,7 @@ def main() -> None:
             page = browser.new_page(viewport={"width": width, "height": height},
                                     device_scale_factor=scale)
             page.goto(url + query)
-            page.wait_for_function("() => (document.querySelector('#grid canvas') || {}).__aeGrid",
+            page.wait_for_function("() => window.AttentionExplorer?.grid?.state('#grid canvas')",
                                    timeout=30000)
             page.wait_for_timeout(1500)
             page.screenshot(path=str(out / f"{name}.png"), full_page=True)

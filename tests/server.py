@@ -1,6 +1,7 @@
-"""A real app server for API and browser tests: started once per test session, in process;
-plus what several test files need around it (a local client, a server for a
-purpose-built app). The loaded (tokenizer, zoo) is the ``resources`` fixture in conftest.py."""
+"""What API and browser tests need around a real app server: the server itself (the
+session's shared ones are fixtures in tests/conftest.py: ``app_url``, ``browser``,
+``extras_url``, ``compare_url``, ``resources``; import none of them here or in a test
+module), a local client, a server for a purpose-built app, and helpers to wait on a page."""
 
 import contextlib
 import importlib
@@ -10,7 +11,6 @@ import socket
 from pathlib import Path
 
 import pytest
-import torch
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"  # browser tests' screenshots
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -50,25 +50,14 @@ def serve(demo, queue: dict | None = None, **launch):
         demo.close()
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """The app as ``app.py`` builds it, on a free port; or, when ``AE_APP_URL`` is set, a
-    server started by hand (``python app.py``), so a benchmark can read its memory after a
-    test file has been run against it."""
-    if os.environ.get("AE_APP_URL"):
-        yield os.environ["AE_APP_URL"].rstrip("/") + "/"
-        return
+@contextlib.contextmanager
+def app_server(tok, zoo, queue: dict | None = None):
+    """The app as ``app.py`` builds it, served on a free port; its URL. The session's
+    ``app_url`` is one; a test that floods the server or counts what it keeps starts its own."""
     from explorer import app
 
-    torch.set_num_threads(1)
-    tok, zoo = app.load_resources()
-    demo = app.build_app(tok, zoo)
-    app.start_queue(demo)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, **app.LAUNCH)
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    with serve(app.build_app(tok, zoo), queue) as url:
+        yield url
 
 
 def chromium_path() -> str:
@@ -80,17 +69,6 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="module")  # one Playwright per module: others start their own
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    path = chromium_path()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def needs_checkpoint(name: str, what: str):
     """Skip a module whose model (``checkpoints/<name>.safetensors``) is not trained yet."""
     from explorer.models.zoo import CHECKPOINT_DIR
@@ -100,7 +78,7 @@ def needs_checkpoint(name: str, what: str):
 
 
 # The Explore grid has drawn: the page has run its load-time updates (static/live_grid.js).
-GRID_DRAWN = "() => !!(document.querySelector('#grid canvas') || {}).__aeGrid"
+GRID_DRAWN = "() => !!window.AttentionExplorer?.grid?.state?.('#grid canvas')"
 
 
 def wait_opened(page, view: str, timeout: float = 60000) -> None:
@@ -108,6 +86,81 @@ def wait_opened(page, view: str, timeout: float = 60000) -> None:
     which knobs apply there: a tab's click shows it before that."""
     page.wait_for_function("(v) => window.AttentionExplorer?.live?.current() === v",
                            arg=view, timeout=timeout)
+
+
+# No live update is running: the live loop (static/live.js) marks #ae-live-status and each
+# view's panel aria-busy="true" while one is.
+LIVE_IDLE = "() => !document.querySelector('[aria-busy=\"true\"]')"
+
+
+def painted(page, frames: int = 2) -> None:
+    """Wait until the browser has painted ``frames`` more frames (what was drawn, and
+    Plotly's layout, is on the screen): the condition, not a fixed pause."""
+    page.evaluate("(n) => new Promise((done) => { const next = (k) => k > 0 ? "
+                  "requestAnimationFrame(() => next(k - 1)) : done(); next(n); })", frames)
+
+
+def settle(page, timeout: float = 60000) -> None:
+    """Wait until no live update is running and the page has painted since."""
+    page.wait_for_function(LIVE_IDLE, timeout=timeout)
+    painted(page)
+
+
+def fits_width(page, width: int, timeout: float = 30000) -> None:
+    """Wait until the page is no wider than ``width`` (+2 px) and at rest: its figures
+    have taken a narrowed window's width. The caller asserts the width (with a message)."""
+    try:
+        page.wait_for_function("(w) => document.documentElement.scrollWidth <= w + 2",
+                               arg=width, timeout=timeout)
+    except Exception:  # noqa: BLE001  (the caller's assertion says how wide it is)
+        pass
+    settle(page)
+
+
+def wait_until(page, predicate, timeout: float = 60.0, what: str = "the condition"):
+    """Poll a Python ``predicate()`` (of what the page's events recorded, or of what it
+    reads from the page) once per painted frame pair until it is true; return its value.
+    The deadline is the clock's (``timeout`` s), not a count of tries."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never held in {timeout:.0f} s")
+        painted(page)
+
+
+def wait_stable(page, expression: str, arg=None, timeout: float = 60.0, repeats: int = 4,
+                quiet_s: float = 0.4):
+    """Wait until ``expression`` (a JavaScript function of ``arg``) gives the same non-null
+    value ``repeats`` times in a row, a painted frame pair apart, and for ``quiet_s`` at
+    least (Plotly lands a resize ~100 ms after it is asked): a figure refitted after it is
+    drawn has settled. Return the value; fail with the last one after ``timeout`` s. An
+    expression that throws (what it reads is not drawn yet) counts as null."""
+    import time
+
+    from playwright.sync_api import Error
+
+    deadline = time.monotonic() + timeout
+    last, same, since, threw = None, 0, time.monotonic(), ""
+    while time.monotonic() < deadline:
+        painted(page)
+        try:
+            now, threw = page.evaluate(expression, arg), ""
+        except Error as exc:
+            threw = str(exc).splitlines()[0]
+            last, same, since = None, 0, time.monotonic()
+            continue
+        if now is None or now != last:
+            last, same, since = now, 0, time.monotonic()
+            continue
+        same += 1
+        if same >= repeats - 1 and time.monotonic() - since >= quiet_s:
+            return now
+    raise AssertionError(f"never settled: last {last!r} {threw} of {expression[:120]!r}")
 
 
 def click_tab(page, label: str, tries: int = 3) -> None:
@@ -205,16 +258,54 @@ def tabs_page(title: str, tok, zoo, tabs, share_link: bool = False):
     return demo
 
 
+@contextlib.contextmanager
+def serve_tabs(title: str, resources, tabs: list[tuple[str, str, str]],
+               share_link: bool = False):
+    """:func:`tabs_page` of ``tabs``, ``[(label, id, module of explorer.ui)]``, served on a
+    free port; its URL."""
+    built = [(label, tab_id, importlib.import_module(f"explorer.ui.{module}"))
+             for label, tab_id, module in tabs]
+    with serve(tabs_page(title, *resources, built, share_link=share_link)) as address:
+        yield address
+
+
 def tabs_server(title: str, tabs: list[tuple[str, str, str]], share_link: bool = False):
-    """A module fixture: :func:`tabs_page` of ``tabs``, ``[(label, id, module of
-    explorer.ui)]``, served on a free port; its value is the page's URL."""
+    """A module fixture: :func:`serve_tabs`; its value is the page's URL."""
     @pytest.fixture(scope="module")
     def url(resources):
-        built = [(label, tab_id, importlib.import_module(f"explorer.ui.{module}"))
-                 for label, tab_id, module in tabs]
-        with serve(tabs_page(title, *resources, built, share_link=share_link)) as address:
+        with serve_tabs(title, resources, tabs, share_link=share_link) as address:
             yield address
     return url
+
+
+# The extra tabs' page (the ``extras_url`` fixture): Explore first as in the real page, then
+# Through the layers, Through training and Take it home.
+EXTRAS_TABS = [("Explore", "explore", "explore_tab"),
+               ("Through the layers", "layers", "layers_tab"),
+               ("Through training", "training", "through_training_tab"),
+               ("Take it home", "take_home", "take_home_tab")]
+
+
+@contextlib.contextmanager
+def compare_server(tok, zoo):
+    """The Compare and Ablate page (``tests.views.test_compare.build_tabs_app``) as those
+    tests have always served it: Gradio's queue with 4 workers and a line of 64, the page's
+    CSS and the page's bundle in its head, errors hidden."""
+    from explorer.ui.page import scripts_head
+    from tests.views.test_compare import build_tabs_app
+
+    demo = build_tabs_app(tok, zoo)
+    demo.queue(default_concurrency_limit=4, max_size=64)
+    port = free_port()
+    root = Path(__file__).resolve().parents[1]
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                quiet=True, css_paths=sorted((root / "static" / "css").glob("*.css")),
+                show_error=False,
+                head=scripts_head())  # the page's bundle (static/app.js), as app.LAUNCH has it
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
 
 
 def call_outcome(stream: str) -> tuple[str, object]:

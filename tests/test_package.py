@@ -108,10 +108,10 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     run = subprocess.run([str(env_dir / "bin" / "attention-explorer"), "--help"], cwd=tmp_path,
                          env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and "--host" in run.stdout, run.stderr
-    probe = ("import explorer.app as a, explorer.models.zoo as z, explorer.ui.explore_tab as e; "
+    probe = ("import explorer.app as a, explorer.models.zoo as z, explorer.ui.page as e; "
              "from explorer.notebook import head_view; "
              "v = head_view([[[[1.0, 0.0], [0.5, 0.5]]]], ['a', 'b']).save('v.html'); "
-             "print(a.__file__); print(z.CHECKPOINT_DIR); print(len(e.GRID_JS))")
+             "print(a.__file__); print(z.CHECKPOINT_DIR); print(len(e.APP_JS))")
     run = subprocess.run([str(python), "-c", probe], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
@@ -121,4 +121,4 @@ def test_the_installed_command_starts_from_outside_the_checkout(wheel, tmp_path)
     assert (Path(checkpoints) / "causal-h4-rotary.safetensors").is_file()
     assert int(grid_js) > 1000
     drawn = (tmp_path / "v.html").read_text(encoding="utf-8")  # the installed scripts inlined
-    assert "AE.grid = { mount:" in drawn and "G.mount(" in drawn
+    assert "// static/live_grid.js" in drawn and "// static/notebook.js" in drawn

@@ -25,3 +25,12 @@ def test_relative_links_resolve(page):
     assert not missing, f"{page.name} links to missing files: {missing}"
     if page.name == "README.md":
         assert any(t.startswith("docs/") for t in targets)  # the pages it sends readers to
+
+
+def test_the_lab_row_says_how_often_the_page_updates():
+    """The Lab's row says how often a run's page updates, from the constants the page uses."""
+    from explorer.ui.lab_tab import CHART_S, UPDATE_S
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    every = {1.0: "once a second"}[UPDATE_S]
+    assert f"watch, {every} (the curves every {CHART_S:g} s)" in text

@@ -318,11 +318,11 @@ def test_the_labs_defaults_form_an_induction_head_in_a_few_hundred_steps():
     found = json.loads((CHECKPOINTS / "eval" / "lab.json").read_text(encoding="utf-8"))
     one, two = found["summary"]["1"], found["summary"]["2"]
     formed_s = [r["formed_at_s"] for r in found["runs"] if r["layers"] == 2]
-    # "a few hundred steps, seconds on one core": every 2-layer seed, under 60 s of training
+    # "a few hundred steps": every 2-layer seed (the seconds depend on the core: not said)
     assert two["formed"] == two["runs"] >= 5 and 100 <= two["first_step"] <= two["last_step"] < 1000
-    assert max(formed_s) < 60
+    assert formed_s and all(s > 0 for s in formed_s)
     has("with the defaults (2 layers × 2 heads, attention only, no LayerNorm) that takes a few "
-        "hundred steps, seconds on one core")
+        "hundred steps (how many seconds depends on a free core)")
     # "a 1-layer model never grows one": none of its seeds did
     assert one["formed"] == 0 and one["runs"] >= 5
     has("and a 1-layer model never grows one")

@@ -101,7 +101,10 @@ def test_patching_the_whole_residual_stream_restores_exactly_one(norm):
     ld = logit_diff(patched_logits(model, torch.tensor(CORRUPT), p.clean, RESID_HOOK, cells),
                     p.answer, p.wrong)
     share = (ld - p.ld_corrupt) / (p.ld_clean - p.ld_corrupt)
-    np.testing.assert_allclose(share.numpy(), 1.0, atol=1e-4)
+    # 1 up to float32 rounding: the patched batch runs the last norm and unembedding in
+    # another batch shape than the clean run (and torch's thread count changes the kernel),
+    # ~1e-4 of a logit, divided by the gap
+    np.testing.assert_allclose(share.numpy(), 1.0, atol=1e-3)
     # Per position: only the changed token (3) and later ones can carry anything in a causal
     # model; before it the two runs are identical, so those cells restore exactly 0.
     assert model.config.causal

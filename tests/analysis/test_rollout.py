@@ -18,7 +18,6 @@ from explorer.analysis.rollout import (
 )
 from explorer.figures.layers_and_training import rollout_heatmap
 from tests.plotdata import figure_json, heatmaps
-from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
@@ -34,12 +33,8 @@ def random_patterns(n_layers=3, n_heads=2, n=5, causal=True, seed=0) -> np.ndarr
 
 
 @pytest.fixture(scope="module")
-def real():
-    from explorer.models.tokenizer import Tokenizer
-    from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
-
-    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
-    zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
+def real(resources):
+    tok, zoo = resources
     return tok, zoo.get("causal-h4-rotary")
 
 
@@ -161,7 +156,7 @@ def test_strip_value_keeps_text_as_text_and_marks_the_output():
 
 
 @pytest.fixture(scope="module")
-def client(extras_url):  # noqa: F811
+def client(extras_url):
     from gradio_client import Client
 
     return Client(extras_url, verbose=False)

@@ -24,7 +24,6 @@ from explorer.figures.layers_and_training import training_chart
 from explorer.models.checkpoint import sha256_file
 from explorer.models.zoo import CHECKPOINT_DIR
 from tests.plotdata import decode_array, figure_json, heatmaps
-from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
 NAME = "causal-h4-rotary"
@@ -246,7 +245,7 @@ def test_the_early_bump_on_the_list_is_not_copying(snaps, tok):
 
 
 @pytest.fixture(scope="module")
-def client(extras_url):  # noqa: F811
+def client(extras_url):
     from gradio_client import Client
 
     return Client(extras_url, verbose=False)

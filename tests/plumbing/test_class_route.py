@@ -35,6 +35,15 @@ def run(routes: ClassRoutes, test) -> None:
     asyncio.run(main())
 
 
+async def waiting(routes: ClassRoutes, n: int, timeout: float = 10.0) -> None:
+    """Wait until ``n`` follows wait in ``routes`` (each has reached its wait), not for a
+    fixed pause: on a loaded box 50 requests take longer to get there."""
+    deadline = time.monotonic() + timeout
+    while sum(routes._waiting.values()) < n:
+        assert time.monotonic() < deadline, f"{sum(routes._waiting.values())} of {n} wait"
+        await asyncio.sleep(0.005)
+
+
 async def opened(c) -> tuple[str, str]:
     r = await c.post("/ae-class/open")
     assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
@@ -53,7 +62,7 @@ def test_a_lead_wakes_every_follower_at_once_with_the_state():
         code, teacher = await opened(c)
         followers = [asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
                      for _ in range(50)]
-        await asyncio.sleep(0.2)
+        await waiting(routes, 50)
         assert not any(f.done() for f in followers)  # they wait for the lead
         t0 = time.perf_counter()
         assert (await lead(c, code, teacher)).json() == {"version": 1}
@@ -64,7 +73,8 @@ def test_a_lead_wakes_every_follower_at_once_with_the_state():
         # a page behind (since < version) gets the state at once
         r = await c.get(f"/ae-class/{code.lower()}/follow", params={"since": 0})
         assert r.json()["version"] == 1
-    run(make(wait_s=10), test)
+    routes = make(wait_s=10)
+    run(routes, test)
 
 
 def test_a_follow_times_out_with_its_version_and_a_lead_from_a_thread_wakes_it():
@@ -74,10 +84,10 @@ def test_a_follow_times_out_with_its_version_and_a_lead_from_a_thread_wakes_it()
         r = await c.get(f"/ae-class/{code}/follow?since=0")
         assert r.json() == {"version": 0} and 0.25 <= time.perf_counter() - t0 < 2
         routes.wait_s = 5
-        waiting = asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
-        await asyncio.sleep(0.1)
+        follow = asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
+        await waiting(routes, 1)
         threading.Thread(target=routes.rooms.lead, args=(code, teacher, STATE)).start()
-        r = await asyncio.wait_for(waiting, 2)
+        r = await asyncio.wait_for(follow, 2)
         assert r.json()["version"] == 1
         assert routes._events == {} and routes._waiting == {}  # nothing left behind
     routes = make(wait_s=0.3)
@@ -128,11 +138,11 @@ def test_answers_are_counted_for_the_teacher():
 def test_ended_and_unknown_classes_answer_ended_even_to_waiting_followers():
     async def test(c):
         code, teacher = await opened(c)
-        waiting = asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
-        await asyncio.sleep(0.1)
+        follow = asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
+        await waiting(routes, 1)
         assert (await c.post(f"/ae-class/{code}/end",
                              headers={"X-AE-Teacher": teacher})).json() == {"ok": True}
-        r = await asyncio.wait_for(waiting, 2)
+        r = await asyncio.wait_for(follow, 2)
         assert r.status_code == 410 and r.json()["ended"] is True
         assert "This class has ended" in r.json()["message"]
         for path in (f"{code}/follow", f"{code}/join"):
@@ -143,7 +153,8 @@ def test_ended_and_unknown_classes_answer_ended_even_to_waiting_followers():
             r = await c.get(f"/ae-class/{unknown}/follow")
             assert r.status_code == 404 and r.json() == {"ok": False, "ended": True,
                                                          "message": said}
-    run(make(), test)
+    routes = make()
+    run(routes, test)
 
 
 def test_two_classes_do_not_wake_or_see_each_other():
@@ -205,23 +216,23 @@ def test_a_class_has_a_bounded_number_of_waiting_followers(monkeypatch):
         code, teacher = await opened(c)
         followers = [asyncio.create_task(c.get(f"/ae-class/{code}/follow?since=0"))
                      for _ in range(3)]
-        await asyncio.sleep(0.1)
+        await waiting(routes, 3)
         r = await c.get(f"/ae-class/{code}/follow?since=0")
         assert r.status_code == 429 and "Too many pages" in r.json()["message"]
         await lead(c, code, teacher)
         assert [r.status_code for r in await asyncio.gather(*followers)] == [200] * 3
         r = await c.get(f"/ae-class/{code}/follow?since=0")  # room again
         assert r.status_code == 200 and r.json()["version"] == 1
-    run(make(), test)
+    routes = make()
+    run(routes, test)
 
 
 def test_nicknames_roster_and_the_lab_chart_are_the_teachers(tmp_path):
     from explorer.training.lab import LabSettings
-    from explorer.training.lab_runner import LabRunner
     from explorer.views.class_state import record_run
-    from tests.training.lab_fakes import SLOW_WORKER
+    from tests.training.lab_fakes import stand_in_runner
 
-    runner = LabRunner(tmp_path, workers=1, worker=SLOW_WORKER)
+    runner = stand_in_runner(tmp_path)  # the stand-in worker: no torch
     routes = make()
     routes.lab = lambda: runner
     teacher_only = {}

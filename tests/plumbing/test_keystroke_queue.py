@@ -15,6 +15,15 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 20))
 
 
+async def until(check, timeout: float = 10.0) -> None:
+    """Wait (yielding to the loop) until ``check()``: what another thread does takes the
+    time it takes on a loaded box, so wait for it, not for a fixed pause."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.005)
+
+
 class Recorder:
     """A run_batch that answers each request with itself, records the batches, and can be
     held (``gate``) so that requests pile up meanwhile."""
@@ -24,8 +33,10 @@ class Recorder:
         self.delay = delay
         self.gate = threading.Event()
         self.gate.set()
+        self.working = threading.Event()  # a batch has reached the worker
 
     def __call__(self, requests):
+        self.working.set()
         self.gate.wait(10)
         time.sleep(self.delay)
         self.batches.append(list(requests))
@@ -57,7 +68,7 @@ def test_the_newest_request_of_a_session_takes_its_place():
         q = KeystrokeQueue(rec, window_s=0.0)
         try:
             first = asyncio.ensure_future(q.submit("other", "x"))
-            await asyncio.sleep(0.05)  # "x" is being worked on
+            await until(rec.working.is_set)  # "x" is being worked on
             older = asyncio.ensure_future(q.submit("s", "old"))
             await asyncio.sleep(0.01)
             newer = asyncio.ensure_future(q.submit("s", "new"))
@@ -82,7 +93,7 @@ def test_behind_the_heaviest_session_is_refused_and_the_light_ones_answered():
         q = KeystrokeQueue(rec, window_s=0.0, max_wait_s=0.5, first_cost_s=0.2)
         try:
             hold = asyncio.ensure_future(q.submit("warm", 0))
-            await asyncio.sleep(0.05)
+            await until(rec.working.is_set)  # the worker holds "warm"
             script = []
             for i in range(30):  # one session, 30 requests: each replaces the last
                 script.append(asyncio.ensure_future(q.submit("script", f"s{i}")))
@@ -133,7 +144,7 @@ def test_a_client_that_goes_away_frees_its_place():
         q = KeystrokeQueue(rec, window_s=0.0)
         try:
             busy = asyncio.ensure_future(q.submit("x", 0))
-            await asyncio.sleep(0.05)
+            await until(rec.working.is_set)  # "x" is being worked on
             gone = asyncio.ensure_future(q.submit("y", 1))
             await asyncio.sleep(0.01)
             gone.cancel()

@@ -15,10 +15,19 @@ import asyncio
 import uuid
 
 import httpx
+import pytest
 
 from benchmarks.queue_flood import LONG, SCHOOL, _join, events, flood
 from explorer.server.client_guard import QUEUED_PER_SESSION
-from tests.server import app_url  # noqa: F401  (fixture)
+from tests.server import app_server
+
+
+@pytest.fixture(scope="module")
+def app_url(resources):
+    """A server of this module's own (not the session's ``app_url``): the floods' backlog
+    and the sessions they make end with it, before any other module's test."""
+    with app_server(*resources) as url:
+        yield url
 
 
 def test_a_class_of_30_is_answered_through_two_floods_with_no_503(app_url):  # noqa: F811

@@ -2,7 +2,10 @@
 
 ``python -m tests.training.lab_fakes --cache DIR`` speaks the real worker's protocol
 (explorer/training/lab_worker.py, its own loop); a job runs until cancelled or for
-``settings["max_steps"]`` hundredths of a second."""
+``settings["max_steps"]`` hundredths of a second. It imports neither torch nor the
+trainer, so with :func:`stand_in_runner` (no template process, which would import torch
+too) a worker is ready in a fraction of a second. The tests about workers themselves
+(tests/training/test_lab_workers.py) and one end-to-end run per file use real ones."""
 
 import time
 
@@ -14,7 +17,7 @@ def slow(channel, job, cache_dir, device):
     channel.send({"job": job_id, "event": {"kind": "start", "step": 0}})
     deadline = time.monotonic() + job["settings"]["max_steps"] / 100
     while time.monotonic() < deadline and job_id not in channel.cancelled:
-        time.sleep(0.01)
+        time.sleep(0.01)  # the stand-in's "training": a wait, cut short by a cancel
     channel.send({"job": job_id, "event": {
         "kind": "done", "stopped": job_id in channel.cancelled, "wall_s": 0.1, "steps": 1,
         "formed": False, "formed_at_step": None, "best_induction": 0.0,
@@ -23,5 +26,14 @@ def slow(channel, job, cache_dir, device):
 
 SLOW_WORKER = "tests.training.lab_fakes"
 
+
+def stand_in_runner(cache_dir, **kw):
+    """A LabRunner whose workers are this stand-in, started as plain subprocesses (no
+    template: that one imports torch), one worker unless ``workers`` says otherwise."""
+    from explorer.training.lab_runner import LabRunner
+
+    return LabRunner(cache_dir, **{"workers": 1, "worker": SLOW_WORKER, "zygote": False, **kw})
+
+
 if __name__ == "__main__":
-    serve(slow)
+    serve(slow, trainer=False)

@@ -12,7 +12,7 @@ import pytest
 from explorer.models.checkpoint import load_model
 from explorer.training.lab import LabSettings
 from explorer.training.lab_runner import LabRunner, run_key
-from tests.training.lab_fakes import SLOW_WORKER
+from tests.training.lab_fakes import stand_in_runner
 
 LONG = LabSettings(max_steps=3000)  # 30 s in the stand-in worker unless stopped
 
@@ -32,7 +32,7 @@ def slow(tmp_path):
     made = []
 
     def make(**kw):
-        runner = LabRunner(tmp_path / f"c{len(made)}", workers=1, worker=SLOW_WORKER, **kw)
+        runner = stand_in_runner(tmp_path / f"c{len(made)}", **kw)  # no torch: quick
         made.append(runner)
         return runner
 
@@ -140,7 +140,9 @@ def test_a_page_that_stops_looking_leaves(slow):
     runner = slow(watch_timeout_s=1.5)
     a = runner.ask("a", LONG)
     wait_running(runner, a)
-    time.sleep(3)  # nobody calls view()
+    deadline = time.monotonic() + 30  # nobody calls view(): the runner's watch stops it
+    while not all(t["cancelled"] for t in runner.active()) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert runner.view(a)["state"] == "stopped"
 
 

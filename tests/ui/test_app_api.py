@@ -5,7 +5,6 @@ import pytest
 from gradio_client import Client
 
 from tests.plotdata import figure_json, heatmaps
-from tests.server import app_url  # noqa: F401  (fixture)
 
 DEFAULTS = dict(text="The cat sat on the mat. The cat", objective="next word (causal)",
                 heads=4, pos="rotary", mask="as trained", scaling="1/√d_head",

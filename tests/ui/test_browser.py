@@ -10,14 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, settle, wait_until
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 # The grid's panels (whole percent, cut out of the mosaic the canvas drew: static/
 # live_grid.js keeps it, decoded, on the canvas node) as nested lists.
 READ_GRID = """() => {
-  const c = document.querySelector('#grid canvas'), m = c && c.__aeGrid;
+  const c = document.querySelector('#grid canvas');
+  const m = c && window.AttentionExplorer?.grid?.state(c);
   if (!m || !m.ok) return null;
   const n = m.n, row = m.heads * n, panels = [];
   for (let l = 0; l < m.layers; l++) for (let h = 0; h < m.heads; h++)
@@ -49,14 +50,16 @@ def grid(page):
 
 def wait_for_grid(page, predicate, timeout=15000):
     """Poll until the grid satisfies predicate (last keystroke wins, so wait it out)."""
-    deadline = timeout / 250
-    for _ in range(int(deadline)):
-        panels = grid(page)
-        if panels and predicate(panels):
-            return panels
-        page.wait_for_timeout(250)
-    raise AssertionError(f"grid never satisfied the condition; last: "
-                         f"{None if not panels else [p.shape for p in panels[:2]]}")
+    last = []
+
+    def holds():
+        last[:] = grid(page) or []
+        return last if last and predicate(last) else None
+    try:
+        return wait_until(page, holds, timeout / 1000, "the grid's condition")
+    except AssertionError:
+        raise AssertionError(f"grid never satisfied the condition; last: "
+                             f"{[p.shape for p in last[:2]] or None}") from None
 
 
 def status(page) -> str:
@@ -114,10 +117,9 @@ def test_typing_mask_and_heads_in_a_real_browser(page):
         raise AssertionError("'as trained' was not visible; its ancestors:\n"
                              + page.evaluate(WHY_HIDDEN, ["#mask", "as trained"])) from None
     page.locator("#heads").get_by_text("8", exact=True).click()
-    page.wait_for_timeout(500)
     # the grid of the 8-head model, or (not trained) the page saying so in the grid's place
     page.wait_for_function(
-        "() => { const m = document.querySelector('#grid canvas').__aeGrid || {};"
+        "() => { const m = window.AttentionExplorer?.grid?.state('#grid canvas') || {};"
         " return m.heads === 8 || (m.ok === false && document.querySelector("
         "'#grid .ae-grid-caption').innerText.includes('h8')); }", timeout=15000)
     panels = grid(page)
@@ -143,7 +145,10 @@ def test_the_head_slider_offers_the_heads_the_model_has(page):
 
 def test_markup_typed_in_the_sentence_stays_text(page):
     type_and_settle(page, '<a href="https://evil.example">x</a> <b>bold</b>')
-    page.wait_for_timeout(300)  # the large head is drawn right after the grid
+    # the large head is drawn right after the grid: wait for its labels of this sentence
+    page.wait_for_function("() => [...document.querySelectorAll('#head-large .ytick text')]"
+                           ".some((e) => e.textContent.includes('<'))", timeout=30000)
+    settle(page)
     labels = page.locator("#head-large .ytick text").evaluate_all(
         "els => els.map(e => e.textContent)")
     # The tags are shown as the characters typed, and Plotly made no link or bold text of them.
@@ -151,7 +156,7 @@ def test_markup_typed_in_the_sentence_stays_text(page):
     assert page.locator("#grid a[href*='evil'], #head-large a[href*='evil']").count() == 0
     assert page.locator("#head-large .ytick text b").count() == 0
     # the canvas labels the cells with the characters typed (its hover shows them as text)
-    tokens = page.evaluate("() => document.querySelector('#grid canvas').__aeGrid.tokens")
+    tokens = page.evaluate("() => window.AttentionExplorer?.grid?.state('#grid canvas').tokens")
     assert "<" in tokens and ">" in tokens
     assert page.locator("#grid b, #grid a").count() == 0
 
@@ -161,7 +166,8 @@ def test_markup_typed_in_the_sentence_stays_text(page):
 # (the canvas is scrolled to the middle of the screen first: with the tab bar on two rows
 # its second layer starts below a 900 px window, and a mouse cannot hover off screen)
 PANEL_CELL = """([layer, head, q, k]) => {
-  const c = document.querySelector('#grid canvas'), m = c.__aeGrid, g = m.geom;
+  const c = document.querySelector('#grid canvas');
+  const m = window.AttentionExplorer?.grid?.state(c), g = m.geom;
   c.scrollIntoView({block: 'center', behavior: 'instant'});
   const box = c.getBoundingClientRect(), cell = g.size / m.n;
   return [box.left + g.left + head * (g.size + g.gap) + (k + 0.5) * cell,
@@ -239,7 +245,7 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     live = _live_dependencies(page)
     assert set(live.values()) >= {
         f"{t}:update" for t in ("inside", "shapes", "positional", "lessons", "compare",
-                                "ablate", "layers", "training", "export", "classify")}
+                                "ablate", "layers", "training", "take_home", "classify")}
     assert "explore:settle" in live.values() and "explore:update" not in live.values()
     # the page's own first settle must not be counted as the typing's
     page.wait_for_function("() => document.querySelector('#ae-live-status')"
@@ -256,7 +262,10 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
     box.press_sequentially(" A dog ran.", delay=0)  # 11 keys, then one more
     box.press("Space")
     type_and_settle(page, None, expect="The cat sat. A dog ran. ")  # grid is n x n
-    page.wait_for_timeout(1000)  # the figures that wait for a pause in typing
+    # the figures that wait for a pause in typing: their update asked for, and landed
+    wait_until(page, lambda: "explore:settle" in [live[f] for f in joins], 60,
+               "the settle after the typing")
+    settle(page)
     updates = [live[f] for f in joins if f in live]
     assert set(updates) == {"explore:settle"}, updates  # typing: no Gradio update
     where = page.locator("#grid .ae-grid-where").inner_text()
@@ -275,7 +284,7 @@ def test_phone_width_screenshot(browser, app_url):  # noqa: F811
     page = context.new_page()
     page.goto(app_url)
     page.wait_for_function(GRID_DRAWN, timeout=30000)
-    page.wait_for_timeout(1000)
+    settle(page)  # the load's updates have landed and are drawn
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-phone.png"), full_page=True)
     width = page.evaluate("() => document.documentElement.scrollWidth")

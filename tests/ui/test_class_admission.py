@@ -11,14 +11,23 @@ import time
 import uuid
 
 import httpx
+import pytest
 
 from benchmarks.common import DEFAULT_KNOBS
-from tests.server import app_url  # noqa: F401  (fixture)
+from tests.server import app_server
 
 GRID_PATH = "gradio_api/component_server/"
 SCHOOL = "10.29.0.1"  # every request's X-Forwarded-For (uvicorn trusts it from this machine)
 CHARS_PER_S = 8.0
 BACKOFF_S = (0.25, 0.5, 1.0, 2.0)
+
+
+@pytest.fixture(scope="module")
+def app_url(resources):
+    """A server of this module's own (not the session's ``app_url``): 40 students and a
+    script at once leave sessions and a line that other modules' tests must not meet."""
+    with app_server(*resources) as url:
+        yield url
 
 
 def _grid_id(url: str) -> int:

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN
 
 WAIT = 60000  # a loaded 2-core machine answers late
 LAPTOP = dict(viewport={"width": 1366, "height": 900})
@@ -31,7 +31,9 @@ def open_page(browser, url):  # noqa: F811
 def teacher_sets_up(page, n: int) -> None:
     page.locator('#tabs button[role="tab"]', has_text="Start here").first.click()
     page.locator("#start-step input").nth(n - 1).check()
-    page.wait_for_timeout(300)  # the step's text follows its radio
+    page.wait_for_function(  # the radio's change has run (it remakes the step's link)
+        "(n) => (document.querySelector('#start-link textarea, #start-link input') || {})"
+        ".value?.endsWith('?step=' + n)", arg=n, timeout=WAIT)
     page.locator("#start-setup").click()
     page.wait_for_function(f"() => ({SHOWN_STEP})() === {n}", timeout=WAIT)
 

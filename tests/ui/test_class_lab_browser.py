@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server import app_url, browser  # noqa: F401  (fixtures)
 from tests.ui.test_class_browser import SHOWN_STEP, WAIT, a_class, teacher_sets_up
 
 NICK = "<img src=x onerror=alert(1)>"

@@ -9,7 +9,7 @@ from explorer.analysis.run import MAX_CHARS
 from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.classify import DEFAULT_CLASSIFIER
 from tests.plotdata import figure_json, heatmaps
-from tests.server import app_url, local_client  # noqa: F401  (fixture)
+from tests.server import local_client
 
 pytestmark = pytest.mark.skipif(
     not (CHECKPOINT_DIR / f"{DEFAULT_CLASSIFIER}.safetensors").exists(),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.classify import DEFAULT_CLASSIFIER
 from tests import server
-from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import click_tab, fits_width, settle
 
 SENTENCE = "I was not happy because the rain was cold."
 N_TOKENS = 10  # " I was not happy because the rain was cold ." (checked below)
@@ -42,7 +42,7 @@ def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
                            f"({DRAWN})('#classify-evidence') === 1 && "
                            f"({DRAWN})('#classify-head') === 1", timeout=30000)
     ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(ARTIFACTS / "classify-laptop.png"), full_page=True)
 
     # The shared mask knob is an experiment here too; an example click updates the tab.
@@ -56,7 +56,7 @@ def test_classify_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     page.evaluate("() => window.scrollTo(0, 0)")
     click_tab(page, "Classify")
     page.wait_for_function(grid_drawn, timeout=30000)
-    page.wait_for_timeout(500)
+    fits_width(page, 390)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= 390 + 2, f"the page is {scroll}px wide on a 390px phone"
     page.screenshot(path=str(ARTIFACTS / "classify-phone.png"), full_page=True)

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.server import CHROMIUM_ARGS, DRAWN, READ_Z, chromium_path
-from tests.views.test_compare import tabs_url  # noqa: F401  (fixture)
+from tests.server import DRAWN, READ_Z, painted, settle
 
 torch.set_num_threads(1)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -28,12 +27,16 @@ def read_z(page, sel: str) -> np.ndarray | None:
 
 
 def wait_for_z(page, sel: str, predicate, timeout: float = 20000) -> np.ndarray:
-    last = None
-    for _ in range(int(timeout / 250)):
+    """Read the heatmap at every painted frame until ``predicate`` holds (a deadline in
+    seconds of the clock, not a count of tries: a slow read does not stretch it)."""
+    import time
+
+    deadline, last = time.monotonic() + timeout / 1000, None
+    while time.monotonic() < deadline:
         last = read_z(page, sel)
         if last is not None and predicate(last):
             return last
-        page.wait_for_timeout(250)
+        painted(page)
     raise AssertionError(f"{sel} never satisfied the condition; last: {last}")
 
 
@@ -42,26 +45,20 @@ def checked(page, container: str, label: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def page(tabs_url):  # noqa: F811
+def page(browser, compare_url):
     """One page for the whole module: Plotly's first load is the slow part on a busy box."""
-    from playwright.sync_api import sync_playwright
-
-    path = chromium_path()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1366, "height": 900})
-        page = context.new_page()
-        page.goto(tabs_url)
-        page.wait_for_selector("#sentence textarea", timeout=30000)
-        yield page
-        context.close()
-        browser.close()
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(compare_url)
+    page.wait_for_selector("#sentence textarea", timeout=30000)
+    yield page
+    context.close()
 
 
 def open_tab(page, label: str, sel: str, minimum: int) -> None:
     page.get_by_role("tab", name=label, exact=True).click()
     page.wait_for_function(f"() => ({DRAWN})('{sel}') >= {minimum}", timeout=40000)
-    page.wait_for_timeout(400)  # let Plotly finish its layout
+    settle(page)  # Plotly's layout is on the screen
 
 
 def status_has(page, sel: str, text: str) -> None:
@@ -104,7 +101,7 @@ def test_ablate_tab_ticks_and_clicks_heads_off(page):
     page.locator("#ablate-grid .nsewdrag").nth(6).click()
     status_has(page, "#ablate-status", "L0 H1, L1 H2 off")
     assert checked(page, "#ablate-heads", "L1 H2")
-    page.wait_for_timeout(500)
+    settle(page)
     page.screenshot(path=str(ARTIFACTS / "ablate-laptop.png"), full_page=True)
 
     page.locator("#ablate-clear").click()
@@ -115,13 +112,18 @@ def test_both_tabs_fit_a_phone(page):
     page.set_viewport_size({"width": 390, "height": 844})
     page.locator("#ablate-heads").get_by_text("L2 H0", exact=True).click()
     status_has(page, "#ablate-status", "with L2 H0 off")
-    page.wait_for_timeout(800)
+    settle(page)
     for label, key, minimum in (("Ablate", "ablate", 3), ("Compare", "compare", 5)):
         open_tab(page, label, f"#tab-{key}", minimum)
         # Plots of a tab that was hidden while the window shrank keep their old width
         # until the next resize event (a phone never resizes like this; the test does).
         page.evaluate("() => window.dispatchEvent(new Event('resize'))")
-        page.wait_for_timeout(600)
+        try:  # the plots take the phone's width (Plotly redraws them after the event)
+            page.wait_for_function("() => document.documentElement.scrollWidth <= 392",
+                                   timeout=20000)
+        except Exception:  # noqa: BLE001  (the assertion below says how wide)
+            pass
+        settle(page)
         page.screenshot(path=str(ARTIFACTS / f"{key}-phone.png"), full_page=True)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390 + 2, f"{key}: the page is {width}px wide on a 390px phone"

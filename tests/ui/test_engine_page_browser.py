@@ -12,7 +12,7 @@ import pytest
 
 from explorer.views.controls import parse_controls
 from explorer.views.grid_payload import grid_payload
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN
 
 WAIT = 60000
 DEFAULT = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
@@ -39,17 +39,17 @@ def type_and_wait(page, text: str) -> dict:
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
     page.keyboard.type(text, delay=30)
-    state = "() => { const g = document.querySelector('#grid canvas').__aeGrid;" \
+    state = "() => { const g = window.AttentionExplorer?.grid?.state('#grid canvas');" \
         " return [g && g.tokens, document.querySelector('#sentence textarea').value]; }"
     try:
         page.wait_for_function(
-            "(t) => { const g = document.querySelector('#grid canvas').__aeGrid;"
+            "(t) => { const g = window.AttentionExplorer?.grid?.state('#grid canvas');"
             " return g && g.ok && JSON.stringify(g.tokens) === t; }",
             arg=json.dumps(server_payload(text)["tokens"], ensure_ascii=False,
                            separators=(",", ":")), timeout=WAIT)
     except Exception as exc:
         raise AssertionError(page.evaluate(state)) from exc
-    return page.evaluate("""() => { const g = document.querySelector('#grid canvas').__aeGrid;
+    return page.evaluate("""() => { const g = window.AttentionExplorer?.grid?.state('#grid canvas');
         return {n: g.n, layers: g.layers, heads: g.heads, tokens: g.tokens,
                 cells: Array.from(g.cells),
                 guesses: document.querySelector('#grid .ae-grid-guesses').textContent,
@@ -57,11 +57,13 @@ def type_and_wait(page, text: str) -> dict:
 
 
 def server_payload(text: str) -> dict:
-    from explorer import app
-
-    tok, zoo = app.load_resources() if not hasattr(server_payload, "r") else server_payload.r
-    server_payload.r = (tok, zoo)
+    tok, zoo = server_payload.r  # the session's (tokenizer, zoo): _resources below
     return grid_payload(zoo, tok, text, parse_controls(*DEFAULT))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _resources(resources):
+    server_payload.r = resources
 
 
 @pytest.fixture(scope="module")

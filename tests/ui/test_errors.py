@@ -12,7 +12,7 @@ import pytest
 from explorer.ui.errors import FAILED, guarded
 from explorer.views.controls import LAB_OBJECTIVE, BadControl
 from explorer.views.lab_models import NOT_OPEN
-from tests.server import app_url, local_client  # noqa: F401  (fixture)
+from tests.server import local_client
 
 
 def test_a_refused_knob_says_why_and_anything_else_is_logged_not_shown(caplog):

@@ -8,7 +8,7 @@ import logging
 import explorer.ui.explore_tab
 from explorer.ui.errors import FAILED
 from explorer.views.lab_models import NOT_OPEN
-from tests.server import app_url, local_client  # noqa: F401  (fixture)
+from tests.server import local_client
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
 

@@ -16,28 +16,17 @@ import numpy as np
 import pytest
 
 from explorer.ui.take_home_tab import EXPORT_WIDTH
-from tests.server import (  # noqa: F401  (browser: a fixture)
-    ARTIFACTS,
-    DRAWN,
-    GRID_DRAWN,
-    READ_Z,
-    browser,
-    click_tab,
-    tabs_server,
-)
+from tests.server import ARTIFACTS, DRAWN, GRID_DRAWN, READ_Z, click_tab, settle
 
 WAIT = 45000  # ms: generous, the test machine is often busy training
 TABS = [("Through the layers", "layers"), ("Through training", "training"),
-        ("Take it home", "export")]
+        ("Take it home", "take_home")]
 
-extras_url = tabs_server("extra tabs", [
-    ("Explore", "explore", "explore_tab"), ("Through the layers", "layers", "layers_tab"),
-    ("Through training", "training", "through_training_tab"),
-    ("Take it home", "export", "take_home_tab")], share_link=True)
+# extras_url (tests/conftest.py) serves the Explore tab and these three (tests.server.EXTRAS_TABS).
 
 
 @pytest.fixture(scope="module")
-def chromium(browser):  # noqa: F811  (one Playwright per module, tests/server.py)
+def chromium(browser):
     return browser
 
 
@@ -70,7 +59,7 @@ def n_tokens(sentence: str) -> int:
 
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(400)
+    settle(page)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
@@ -138,7 +127,7 @@ def test_through_the_layers_words_pass_aa_in_chromium(chromium, extras_url, them
     open_tab(page, "Through the layers", "#layers-heatmap")
     page.wait_for_function("() => document.querySelectorAll('#layers-text .token').length > 5",
                            timeout=WAIT)
-    page.wait_for_timeout(300)
+    settle(page)
     measured = page.evaluate(CONTRAST_JS, "#layers-text")
     context.close()
     assert len(measured) > 5
@@ -166,7 +155,7 @@ def test_through_training_slider_redraws_each_snapshot(laptop):
     page.wait_for_function("(n) => document.querySelector('#training-status').innerText"
                            ".includes(`Snapshot 0 (0 = first, ${n - 1} = last)`)", arg=n,
                            timeout=WAIT)
-    page.wait_for_timeout(300)
+    settle(page)  # the snapshot's grid has landed with its status
     first = np.array(page.evaluate(READ_Z, "#training-grid"), dtype=float)
     assert first.shape == last.shape and not np.allclose(first, last, atol=1e-3)
     screenshot(page, "extras-training-laptop.png")
@@ -177,7 +166,7 @@ def test_through_training_slider_redraws_each_snapshot(laptop):
 
 def test_take_it_home_downloads_pictures_and_files(laptop, extras_url, tmp_path):
     page = laptop
-    open_tab(page, "Take it home", "#tab-export", count=2)
+    open_tab(page, "Take it home", "#tab-take_home", count=2)
     for button, start in (("#export-head-png", b"\x89PNG\r\n\x1a\n"),
                           ("#export-grid-svg", b"<svg")):
         with page.expect_download(timeout=WAIT) as info:
@@ -225,7 +214,7 @@ def test_share_link_sets_sentence_and_knobs(laptop, extras_url):
     # Explore redraws for the shared sentence (mask off: weight above the diagonal).
     n = n_tokens(query["text"])
     page.wait_for_function(
-        "() => { const c = document.querySelector('#grid canvas'), m = c && c.__aeGrid;"
+        "() => { const m = window.AttentionExplorer?.grid?.state('#grid canvas');"
         " if (!m || !m.ok) return false;"
         # the canvas keeps the mosaic of every panel (static/live_grid.js); row 0 of
         # panel L0 H0 is row 0 of the mosaic, its key n-1 column n-1
@@ -240,7 +229,7 @@ def test_phone_width_each_tab_fits_and_screenshots(chromium, extras_url):
     context, page = open_page(chromium, extras_url, 390, 844)
     try:
         for name, key in TABS:
-            counts = {"layers": 1, "training": 3, "export": 2}
+            counts = {"layers": 1, "training": 3, "take_home": 2}
             open_tab(page, name, f"#tab-{key}", count=counts[key])
             scroll = page.evaluate("() => document.documentElement.scrollWidth")
             assert scroll <= 390 + 2, f"{key}: {scroll}px wide on a 390px phone"

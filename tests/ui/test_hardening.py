@@ -30,7 +30,7 @@ from explorer.paths import STATIC
 from explorer.views.controls import BOX_CHARS, EMPTY_STATE, Controls
 from explorer.views.explore import explore
 from tests.plotdata import decode_array, figure_json, heatmaps
-from tests.server import app_url, call_outcome, local_client, serve  # noqa: F401  (fixture)
+from tests.server import call_outcome, local_client, serve
 
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0, "light"]
 N_CTX = 128

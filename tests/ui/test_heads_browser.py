@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from explorer.views.start_here import REPEAT
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, painted
 
 LAPTOP = dict(viewport={"width": 1366, "height": 900})
 WAIT = 60000
@@ -109,13 +109,13 @@ def test_arrow_keys_choose_in_a_radio_group_and_the_view_follows(browser, app_ur
                                ".value === '8'", timeout=WAIT)
         assert page.evaluate(ACTIVE)["value"] == "8"  # focus went with the choice
         # the page took it as a choice: the grid is redrawn with 8 heads
-        page.wait_for_function("() => document.querySelector('#grid canvas').__aeGrid"
+        page.wait_for_function("() => window.AttentionExplorer?.grid?.state('#grid canvas')"
                                ".heads === 8", timeout=WAIT)
         # Gradio redrew the radios: they are still one group, and the arrows go on
         page.keyboard.press("ArrowLeft")
         page.wait_for_function("() => document.querySelector('#heads input:checked')"
                                ".value === '4'", timeout=WAIT)
-        page.wait_for_function("() => document.querySelector('#grid canvas').__aeGrid"
+        page.wait_for_function("() => window.AttentionExplorer?.grid?.state('#grid canvas')"
                                ".heads === 4", timeout=WAIT)
         assert page.evaluate("""() => new Set([...document.querySelectorAll(
             '#heads input[type=radio]')].map((r) => r.name)).size""") == 1
@@ -126,7 +126,8 @@ def test_arrow_keys_choose_in_a_radio_group_and_the_view_follows(browser, app_ur
 # The canvas' pixels along the middle of each side of the square the cursor is on, just
 # inside its edge (2 css px in), as [r, g, b].
 RING = """() => {
-  const c = document.querySelector('#grid canvas'), g = c.__aeGrid.geom;
+  const c = document.querySelector('#grid canvas');
+  const g = window.AttentionExplorer?.grid?.state(c).geom;
   const dpr = c.width / c.getBoundingClientRect().width, ctx = c.getContext('2d');
   const x0 = g.left + 1 * (g.size + g.gap), y0 = g.top + 0 * (g.size + g.gap), s = g.size;
   const at = (x, y) => Array.from(ctx.getImageData(Math.round(x * dpr),
@@ -144,13 +145,13 @@ def test_the_grid_cursor_is_a_ring_round_the_whole_square(browser, app_url, them
                       " c.scrollIntoView({block: 'center'}); c.focus(); }")
         # the cursor starts on the open head (L1 H1); up: L0 H1
         page.keyboard.press("ArrowUp")
-        page.wait_for_timeout(100)
+        painted(page)  # the ring is drawn
         ring = page.evaluate(RING)
         want = (29, 78, 216) if theme == "light" else (147, 197, 253)  # the page's focus
         assert all(tuple(px) == want for px in ring), ring
         # ... and not on the square next to it
         page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(100)
+        painted(page)
         assert not any(tuple(px) == want for px in page.evaluate(RING))
     finally:
         page.close()

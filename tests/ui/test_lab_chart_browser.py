@@ -11,7 +11,7 @@ Lab) found them, in real Chromium on the whole app:
 
 from __future__ import annotations
 
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, wait_stable
 
 PROJECTOR = dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5)
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
@@ -80,8 +80,7 @@ def test_the_lab_step_at_a_projector_and_the_class_table_that_keeps_updating(
         page.locator("#start-setup").click()
         page.locator("#lab-train").wait_for(state="visible", timeout=WAIT)
         train(page, seed=4242)
-        page.wait_for_timeout(1500)  # the chart's last redraw and its fit to the step
-        chart = page.evaluate(CHART)
+        chart = wait_stable(page, CHART)  # the chart's last redraw and its fit to the step
         assert chart is not None
         # every legend entry its own colour or dash
         styles = [(colour, dash) for _, colour, dash in chart["lines"]]

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.server import browser, click_tab, serve, tabs_page  # noqa: F401  (browser: fixture)
+from tests.server import click_tab, serve, tabs_page
 
 WAIT = 60000  # ms: a worker process starts (imports torch) on a busy 2-core box
 STATUS = "() => document.querySelector('#lab-status').innerText"

@@ -16,11 +16,11 @@ import time
 
 import pytest
 
-from tests.server import browser, click_tab, serve  # noqa: F401  (browser: fixture)
+from tests.server import click_tab, serve
 
 WAIT = 60000  # ms: a worker process starts (imports torch) on a busy 2-core box
 STATUS = "() => document.querySelector('#lab-status').innerText"
-TOKENS = ("() => { const g = (document.querySelector('#grid canvas') || {}).__aeGrid;"
+TOKENS = ("() => { const g = window.AttentionExplorer?.grid?.state('#grid canvas');"
           " return g && g.ok ? g.tokens.join(' ') : null; }")
 CAPTION = "() => document.querySelector('#grid .ae-grid-caption').textContent"
 LAB = "my Lab model"
@@ -37,7 +37,7 @@ def lab_page(tok, zoo, runner):
             ("Inside one head", "inside", inside_tab.build),
             ("Compare", "compare", compare_tab.build),
             ("Ablate", "ablate", ablate_tab.build),
-            ("Take it home", "export", take_home_tab.build),
+            ("Take it home", "take_home", take_home_tab.build),
             ("Lab", "lab", functools.partial(lab_tab.build, runner=runner))]
     with ClassroomBlocks(title="Attention Explorer (Lab models)", fill_width=True) as demo:
         text = build_sentence()

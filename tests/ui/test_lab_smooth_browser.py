@@ -15,17 +15,17 @@ import time
 
 import pytest
 
-from tests.server import browser, click_tab, serve, tabs_page  # noqa: F401  (browser: fixture)
+from tests.server import click_tab, serve, tabs_page
 
 WAIT = 90000  # ms: a worker process starts (imports torch) on a busy 2-core box
 STEPS = 600  # a window of many updates (~10-60 s here: the run is capped at 60 s)
 STATUS = "() => document.querySelector('#lab-status').innerText"
 DONE = "() => { const b = document.querySelector('#lab-open'); return !!b && !b.disabled; }"
-GRID = "() => ((document.querySelector('#lab-grid canvas') || {}).__aeGrid || {}).drawn || 0"
+GRID = "() => (window.AttentionExplorer?.grid?.state('#lab-grid canvas') || {}).drawn || 0"
 # every long task from now on, [start, duration] in ms of the page's clock
-OBSERVE = """() => { window.__aeLong = [];
+OBSERVE = """() => { window.aeTestLong = [];
   new PerformanceObserver((list) => { for (const e of list.getEntries())
-    window.__aeLong.push([e.startTime, e.duration]); }).observe({type: 'longtask'}); }"""
+    window.aeTestLong.push([e.startTime, e.duration]); }).observe({type: 'longtask'}); }"""
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ def test_a_streaming_run_leaves_the_projector_page_free_and_done_shows_at_once(
         end = page.evaluate("() => performance.now()")
         thread.join(5)
         busy = sum(min(s + d, end) - max(s, start)
-                   for s, d in page.evaluate("() => window.__aeLong")
+                   for s, d in page.evaluate("() => window.aeTestLong")
                    if s + d > start and not (shot[0] <= s <= shot[1]))
         share, late = busy / (end - start - (shot[1] - shot[0])), shown - ends["server"]
         print(f"window {(end - start) / 1000:.1f} s, long tasks {busy / 1000:.1f} s "

@@ -6,7 +6,7 @@ now beside the guesses (item 5), step 6 shows the head as trained and now side b
 
 from __future__ import annotations
 
-from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import click_tab, wait_stable
 from tests.ui.test_start_here_browser import (
     LAPTOP,
     PHONE,
@@ -150,7 +150,8 @@ def test_step_6_shows_the_head_as_trained_and_now_side_by_side(browser, app_url)
                              ) == "1/√d_head"
         assert page.evaluate("() => document.querySelector('#cmp-scaling input:checked')"
                              ".value") == "none"
-        page.wait_for_timeout(500)
+        wait_stable(page, "() => ['#cmp-left', '#cmp-right'].map((s) => { const r = document"
+                    ".querySelector(s).getBoundingClientRect(); return [r.x, r.y, r.width]; })")
         left = page.locator("#cmp-left").bounding_box()
         right = page.locator("#cmp-right").bounding_box()
         assert abs(left["y"] - right["y"]) < 2 and left["x"] + left["width"] <= right["x"] + 1
@@ -188,9 +189,9 @@ def test_a_step_link_on_a_phone_opens_on_the_steps_question(browser, app_url):  
 # when the mark went?
 WATCH_STALE = """() => {
   const el = document.querySelector('#head-large');
-  window.__aeStale = {marked: false, title: null};
+  window.aeTestStale = {marked: false, title: null};
   new MutationObserver(() => {
-    const on = el.hasAttribute('data-ae-stale'), w = window.__aeStale;
+    const on = el.hasAttribute('data-ae-stale'), w = window.aeTestStale;
     if (on) w.marked = true;
     if (w.marked && !on && w.title === null) {
       // (the title is the figure's first annotation)
@@ -220,8 +221,8 @@ def test_the_previous_steps_figure_is_marked_stale_until_it_is_redrawn(  # noqa:
             page.evaluate(WATCH_STALE)
             page.locator("#step-explore-next").click()
             wait_shown(page, 2)
-            page.wait_for_function("() => window.__aeStale.title !== null", timeout=WAIT)
-            got = page.evaluate("() => window.__aeStale")
+            page.wait_for_function("() => window.aeTestStale.title !== null", timeout=WAIT)
+            got = page.evaluate("() => window.aeTestStale")
             # it was marked, and the mark went only once the new step's head was drawn
             assert got["marked"], got
             assert got["title"] == f"Layer {step2['layer']}, head {step2['head']}", got

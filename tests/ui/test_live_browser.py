@@ -14,13 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.server import (  # noqa: F401  (fixtures)
-    GRID_DRAWN,
-    app_url,
-    browser,
-    click_tab,
-    wait_opened,
-)
+from tests.server import GRID_DRAWN, click_tab, wait_opened
 
 WAIT = 40000
 EMPTY = "Type a sentence above"
@@ -172,7 +166,8 @@ def test_updating_marker_and_a_status_that_matches_the_grid(page):
     shows(page, "#status", EMPTY)
     page.keyboard.type("Hi")
     # as soon as the grid shows the tokens, the status line no longer says "type a sentence"
-    page.wait_for_function("() => { const g = document.querySelector('#grid canvas').__aeGrid;"
+    page.wait_for_function("() => { const g = "
+                           "window.AttentionExplorer?.grid?.state('#grid canvas');"
                            " return g && g.ok; }", timeout=WAIT)
     stale = page.evaluate("""(empty) => { const s = document.querySelector('#status');
       return getComputedStyle(s).visibility !== 'hidden' && s.textContent.includes(empty); }""",

@@ -3,7 +3,7 @@ on the next-word model switches to the masked-word model and says so; Heads and 
 are fixed to its one model (no "No model was trained" and empty figure boxes); back on
 next word they are free again."""
 
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN
 
 WAIT = 60000
 KNOBS = """() => ({

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from explorer.views.grid_payload import canvas_colors
-from tests.server import GRID_DRAWN, app_url, browser  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, settle
 
 LAPTOP = dict(viewport={"width": 1366, "height": 900})
 PROJECTOR = dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5)
@@ -81,7 +81,11 @@ BOXES = """() => {
 }"""
 
 
-def test_set_up_this_step_is_on_a_projectors_screen_for_every_step(browser, app_url):  # noqa: F811
+def test_set_up_this_step_is_on_a_projectors_screen_for_every_step(browser, app_url,
+                                                                    resources):
+    from explorer.views.start_here import default_path
+
+    path = default_path(resources[1], resources[0])
     page = open_page(browser, app_url, "?projector=1", **PROJECTOR)
     try:
         page.locator('#tabs button[role="tab"][data-tab-id="start"]').click()
@@ -89,7 +93,12 @@ def test_set_up_this_step_is_on_a_projectors_screen_for_every_step(browser, app_
         labels = page.locator("#start-step label")
         for n in range(labels.count()):
             labels.nth(n).click()
-            page.wait_for_timeout(300)
+            # the step's own text has come (its radio's change asks the server for it)
+            words = path[n].question.replace("*", "")[:40]
+            page.wait_for_function(
+                "(w) => (document.querySelector('#start-question')?.innerText || '')"
+                ".replace(/\\*/g, '').includes(w)", arg=words, timeout=WAIT)
+            settle(page)
             seen = page.evaluate(BOXES)
             top, bottom = seen["setup"]
             assert bottom <= seen["screen"] + 0.5, (n + 1, seen)  # not cut at the edge

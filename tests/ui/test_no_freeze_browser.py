@@ -35,13 +35,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.server import (  # noqa: F401  (fixtures)
-    GRID_DRAWN,
-    app_url,
-    browser,
-    click_tab,
-    wait_opened,
-)
+from tests.server import GRID_DRAWN, click_tab, wait_opened
 
 WAIT = 60000  # ms, for loading on a busy box; a paste's update gets LAND_S
 LAND_S = 60.0  # s an update may take to land on a loaded box (a frozen page: forever)
@@ -86,7 +80,7 @@ VIEWS = [
     ("Lab", "lab", SHARED, "#lab-chart", "#lab-status"),
     ("Classify", "classify", "#classify-text textarea", "#classify-probs", "#classify-status"),
     ("Encoder–decoder", "seq2seq", "#s2s-source textarea", "#s2s-enc", "#s2s-status"),
-    ("Take it home", "export", SHARED, "#export-head", "#export-status"),
+    ("Take it home", "take_home", SHARED, "#export-head", "#export-status"),
 ]
 # Views with no update of their own in the live loop (no wire_live: the step's text, the
 # Lab's runs); the others mount a hidden anchor (explorer/ui/controls.py) when first opened.
@@ -97,7 +91,7 @@ SHOT_VIEWS = {"Explore", "Ablate", "Compare", "Inside one head", "Through the la
 # steps.js: Plotly.relayout; Plotly's own autosize goes round this) and Plotly.react
 # (a new figure from the server, Gradio's Plot).
 COUNT_JS = """(() => {
-  const C = window.__aeCount = { relayout: 0, react: 0 };
+  const C = window.aeTestCount = { relayout: 0, react: 0 };
   let P;
   Object.defineProperty(window, "Plotly", { configurable: true, get() { return P; },
     set(v) {
@@ -119,7 +113,7 @@ LANDED = """([id, live, after]) => {
   if (!v || !v.handlers.length
       || !document.querySelector(`.ae-live-anchor[data-view="${id}"]`)) return false;
   return !v.running && !(v.dirty && v.dirty.length) && !v.needSettle; }"""
-COUNTS = "() => window.__aeCount"
+COUNTS = "() => window.aeTestCount"
 QUIET_TRIES = 12  # probes (150 ms apart) after an update lands for the fits to stop
 STATE = "() => JSON.stringify(window.AttentionExplorer.live.state())"
 # What of ``[figure, text]`` selectors is shown: a drawn figure (a canvas with a drawing,
@@ -134,7 +128,7 @@ SHOWN = """([fig, text]) => {
       if (!seen(gd)) continue;
       const r = gd.getBoundingClientRect();
       out.height = r.height;
-      const drawn = gd.tagName === 'CANVAS' ? !!gd.__aeGrid
+      const drawn = gd.tagName === 'CANVAS' ? !!window.AttentionExplorer?.grid?.state(gd)
         : !!(gd._fullData && gd._fullData.length && gd.querySelector('.main-svg'));
       if (drawn && r.width >= 100 && r.height >= 100) { out.figure = true; break; }
     }

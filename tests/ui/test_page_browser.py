@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, click_tab, settle
 
 PROJECTOR = dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5)
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
@@ -274,14 +274,15 @@ def test_head_view_tap_a_word_shows_only_its_lines(browser, app_url):  # noqa: F
             return [r.left + L.xaxis._offset + L.xaxis.l2p(0),
                     r.top + L.yaxis._offset + L.yaxis.l2p({target})]; }}""")
         page.mouse.click(x, y)
-        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === {target}",
+        page.wait_for_function("() => window.AttentionExplorer?.headView?.query("
+                               f"{sel!r}) === {target}",
                                timeout=10000)
         n_one, only = page.evaluate(lines)
         assert 0 < n_one < n_all and only == [target]
         note = page.locator("#head-view .ae-focus-note").inner_text()
         assert f"token {target}" in note
         page.mouse.click(x, y)  # the same word again: every line
-        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === null",
+        page.wait_for_function(f"() => window.AttentionExplorer?.headView?.query({sel!r}) === null",
                                timeout=10000)
         assert page.evaluate(lines)[0] == n_all
         # from the keyboard: focus the figure, arrows step through the words, Escape: all
@@ -290,11 +291,11 @@ def test_head_view_tap_a_word_shows_only_its_lines(browser, app_url):  # noqa: F
         host.focus()
         page.keyboard.press("ArrowDown")
         page.keyboard.press("ArrowDown")
-        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === 1",
+        page.wait_for_function(f"() => window.AttentionExplorer?.headView?.query({sel!r}) === 1",
                                timeout=10000)
         assert page.evaluate(lines)[1] == [1]
         page.keyboard.press("Escape")
-        page.wait_for_function(f"() => document.querySelector({sel!r}).__aeQuery === null",
+        page.wait_for_function(f"() => window.AttentionExplorer?.headView?.query({sel!r}) === null",
                                timeout=10000)
     finally:
         page.close()
@@ -305,7 +306,7 @@ def test_figures_have_accessible_names(browser, app_url):  # noqa: F811
     try:
         for block in ("head-large", "head-view", "predictions"):
             wait_for_plot(page, f"#{block} .js-plotly-plot")
-        page.wait_for_timeout(500)
+        settle(page)
         named = page.evaluate("""() => ['head-large', 'head-view', 'predictions'].map(id => {
             const e = document.querySelector('#' + id + ' [data-testid=plotly]');
             return [id, e.getAttribute('role'), e.getAttribute('aria-label') || '']; })""")
@@ -338,7 +339,7 @@ def test_axe_finds_no_serious_or_critical_violations(browser, app_url, theme):  
             if view != "Explore":
                 click_tab(page, view)
             page.locator(ready).first.wait_for(timeout=60000)
-            page.wait_for_timeout(1000)  # the page script names the figures
+            settle(page)  # the updates have landed, and the page script named the figures
             for v in axe.run(page).response["violations"]:
                 if v["impact"] in ("serious", "critical") and v["id"] not in KNOWN:
                     found.append((view, v["id"], v["impact"],
@@ -351,8 +352,9 @@ def test_axe_finds_no_serious_or_critical_violations(browser, app_url, theme):  
 def test_the_grid_labels_the_sentences_tokens_on_a_laptop(browser, app_url):  # noqa: F811
     page = open_page(browser, app_url, **LAPTOP)
     try:
-        grid = page.evaluate("() => { const m = document.querySelector('#grid canvas')"
-                             ".__aeGrid; return { n: m.n, geom: m.geom }; }")
+        grid = page.evaluate("() => { const m = window.AttentionExplorer?.grid?.state("
+                             "document.querySelector('#grid canvas'));"
+                             " return { n: m.n, geom: m.geom }; }")
         assert grid["n"] >= 15  # the default sentence
         # static/live_grid.js writes the tokens beside the panels (a left margin) only when
         # a row is at least 9 px tall: at 160 px panels it never was for this sentence

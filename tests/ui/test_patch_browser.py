@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.server import DRAWN, READ_Z, browser, click_tab, serve, tabs_page  # noqa: F401
+from tests.server import DRAWN, READ_Z, click_tab, serve, settle, tabs_page
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -42,7 +42,7 @@ def patch_url(resources):
     from explorer.ui import patch_tab, take_home_tab
 
     with serve(tabs_page("patch", *resources, [("Patch", "patch", patch_tab),
-                                               ("Take it home", "export", take_home_tab)],
+                                               ("Take it home", "take_home", take_home_tab)],
                          share_link=True)) as url:
         yield url
 
@@ -119,7 +119,7 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_patch_tab(chromium, 
         click_tab(page, "Patch")
         page.locator("#patch-example-0").click()
         page.wait_for_function(f"() => ({DRAWN})('#patch-lens') === 1", timeout=WAIT)
-        page.wait_for_timeout(1000)
+        settle(page)
         found = [(v["id"], [n["target"] for n in v["nodes"]][:3])
                  for v in Axe().run(page).response["violations"]
                  if v["impact"] in ("serious", "critical")]

@@ -5,7 +5,7 @@ fits the screen with the column it is ranked by."""
 
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, click_tab, wait_stable
 
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
              is_mobile=True)
@@ -27,8 +27,8 @@ def test_the_box_stays_in_view_and_a_tapped_square_opens_large_on_screen(browser
         # tap the last layer's third square (L3 H2): the large head comes onto the screen,
         # under the box
         canvas = page.locator("#grid canvas").bounding_box()
-        geom = page.evaluate("() => document.querySelector('#grid canvas').__aeGrid.geom")
-        layers = page.evaluate("() => document.querySelector('#grid canvas').__aeGrid.layers"
+        geom = page.evaluate("() => window.AttentionExplorer?.grid?.state('#grid canvas').geom")
+        layers = page.evaluate("() => window.AttentionExplorer?.grid?.state('#grid canvas').layers"
                                " ?? 4")
         step = geom["size"] + geom["gap"]
         x = canvas["x"] + geom["left"] + 2 * step + geom["size"] / 2
@@ -85,7 +85,7 @@ def test_the_grid_begins_on_the_first_screen(browser, app_url):  # noqa: F811
         page.goto(app_url)
         page.wait_for_function(GRID_DRAWN, timeout=WAIT)
         at = page.evaluate("""() => { const c = document.querySelector('#grid canvas'),
-            g = c.__aeGrid.geom, r = c.getBoundingClientRect();
+            g = window.AttentionExplorer?.grid?.state(c).geom, r = c.getBoundingClientRect();
             return {top: r.top, squares: r.top + g.top, scrollY: window.scrollY,
                     tabs: document.querySelector('#tabs [role=tablist]')
                       .getBoundingClientRect().height,
@@ -120,8 +120,7 @@ def test_a_grid_shortened_for_a_phone_drops_labels_its_rows_cannot_hold(
         page.locator("#sentence textarea").fill("The cat sat on the mat.")
         page.wait_for_function("() => document.querySelector('#ablate-status').innerText"
                                ".includes('7 tokens')", timeout=WAIT)
-        page.wait_for_timeout(1000)  # the fit's relayout
-        axes = page.evaluate(GRID_ROWS, "#ablate-grid")
+        axes = wait_stable(page, GRID_ROWS, "#ablate-grid")  # the fit's relayout is done
         assert axes, "the grid sent no labelled axis"
         # no label on a row too short for it; the laptop keeps the first column's labels
         assert all(a["row"] >= 10 for a in axes if a["shown"]), axes

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, click_tab
 
 WAIT = 40000
 GRID = "/gradio_api/component_server"
@@ -94,7 +94,7 @@ def type_in_box(page, first: str, then: str, view: str) -> None:
 def wait_grid_shows(page, sentence: str) -> None:
     n = n_tokens(sentence)
     page.wait_for_function(
-        "(n) => { const g = document.querySelector('#grid canvas').__aeGrid;"
+        "(n) => { const g = window.AttentionExplorer?.grid?.state('#grid canvas');"
         " const c = document.querySelector('#grid .ae-grid-caption').textContent;"
         " return g && g.ok && g.n === n && new RegExp('\\\\b' + n + ' tokens?\\\\b').test(c); }",
         arg=n, timeout=WAIT)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.server import app_url, browser  # noqa: F401  (fixtures)
 from tests.ui.test_start_here_browser import ON_SCREEN, PROJECTOR, SHOWN, WAIT, open_step
 
 # The shown step's answer once revealed: is any of it cut off, by a scrolling box or by

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from explorer.views.seq2seq import CHECKPOINT
 from tests import server
-from tests.server import app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import click_tab, fits_width, settle
 
 LABEL = "Encoder–decoder"
 WORDS = "dog moon tree cake ball"
@@ -68,7 +68,7 @@ def test_seq2seq_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     assert "**" not in page.locator("#s2s-pad-note").inner_text()
     assert "padding position: 0" in page.locator("#s2s-pad-note").inner_text()
     ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(ARTIFACTS / "seq2seq-laptop.png"), full_page=True)
 
     # A word the model never saw is refused with a message, not a crash.
@@ -89,7 +89,7 @@ def test_seq2seq_tab_at_laptop_and_phone_width(browser, app_url):  # noqa: F811
     page.evaluate("() => window.scrollTo(0, 0)")
     click_tab(page, LABEL)
     families_drawn(page, 8, 8)
-    page.wait_for_timeout(500)
+    fits_width(page, 390)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= 390 + 2, f"the page is {scroll}px wide on a 390px phone"
     page.screenshot(path=str(ARTIFACTS / "seq2seq-phone.png"), full_page=True)
@@ -116,7 +116,7 @@ def test_the_output_words_pass_aa_in_dark_mode(browser, app_url):  # noqa: F811
     for _ in range(3):  # step 4: three words written, the fourth the current one
         slider.press("ArrowRight")
     page.wait_for_function(f"() => ({OUTPUT})().includes('moon')", timeout=20000)
-    page.wait_for_timeout(300)
+    settle(page)
     measured = page.evaluate(CONTRAST_JS, "#s2s-output")
     context.close()
     assert len(measured) >= 4

@@ -13,7 +13,7 @@ import pytest
 
 from explorer.ui.start_here_tab import TITLES
 from explorer.views.start_here import default_path
-from tests.server import GRID_DRAWN, app_url, browser, click_tab  # noqa: F401  (fixtures)
+from tests.server import GRID_DRAWN, click_tab, settle, wait_opened
 
 LAPTOP = dict(viewport={"width": 1366, "height": 900})
 PROJECTOR = dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5)
@@ -104,33 +104,54 @@ def plain(markdown: str) -> str:
     return markdown.replace("**", "").replace("*", "")
 
 
-@pytest.mark.parametrize("n", range(1, 10))
+def choose_step(page, n: int) -> None:
+    """On the page as it is, pick step ``n`` in Start here's list, as a teacher does between
+    steps (the ``?step=N`` link opens the first: one page load walks every step)."""
+    click_tab(page, "Start here")
+    page.locator("#start-step input").nth(n - 1).check()
+    page.wait_for_function(
+        "(n) => { const c = document.querySelector('#start-step input:checked');"
+        " return !!c && c.value.startsWith(n + ' '); }", arg=n, timeout=WAIT)
+    page.locator("#start-setup").wait_for(state="visible", timeout=WAIT)
+
+
+def check_set_up(page, path, screen: str, n: int) -> None:
+    """Set up step ``n``: its question and key figure come into the view it is about."""
+    step = path[n - 1]
+    page.locator("#start-setup").click()
+    shown = wait_shown(page, n)
+    # the view the step is about is open, and the step is in it, at its top
+    assert shown["tab"] == TITLES[step.tab] and shown["inPanel"], shown
+    assert plain(step.question) in shown["text"]
+    assert shown["reveal"] == "Reveal the answer" and shown["revealShown"]
+    assert f"Step {n} of {len(path)}" in shown["text"]
+    # focus followed the step (it fell to <body>)
+    page.wait_for_function(FOCUSED, timeout=WAIT)
+    # the step's key figure is drawn and wholly on the first screen
+    try:
+        page.wait_for_function(ON_SCREEN, timeout=WAIT)
+    except Exception:  # noqa: BLE001  (say where it was)
+        pytest.fail(f"key figure not on the first screen: {page.evaluate(KEY_BOX)}")
+    if screen == "projector":
+        assert page.evaluate("() => document.documentElement.classList"
+                             ".contains('ae-projector')")
+        page.wait_for_function(f"(id) => ({SMALLEST_TEXT})(id) >= {PROJECTED_MIN_PX}",
+                               arg=step.key_figure, timeout=WAIT)
+        assert shown["question"] >= PROJECTED_MIN_PX
+
+
 @pytest.mark.parametrize("screen", ["laptop", "projector", "phone"])
 def test_set_up_brings_the_question_and_the_key_figure_into_the_view(
-        browser, app_url, path, screen, n):  # noqa: F811
-    step = path[n - 1]
-    page = open_step(browser, app_url, n, **SCREENS[screen])
+        browser, app_url, path, screen, subtests):
+    """Every step in turn on one page per screen (a subtest each: a step that fails says
+    which, and the walk goes on)."""
+    page = open_step(browser, app_url, 1, **SCREENS[screen])
     try:
-        page.locator("#start-setup").click()
-        shown = wait_shown(page, n)
-        # the view the step is about is open, and the step is in it, at its top
-        assert shown["tab"] == TITLES[step.tab] and shown["inPanel"], shown
-        assert plain(step.question) in shown["text"]
-        assert shown["reveal"] == "Reveal the answer" and shown["revealShown"]
-        assert f"Step {n} of {len(path)}" in shown["text"]
-        # focus followed the step (it fell to <body>)
-        page.wait_for_function(FOCUSED, timeout=WAIT)
-        # the step's key figure is drawn and wholly on the first screen
-        try:
-            page.wait_for_function(ON_SCREEN, timeout=WAIT)
-        except Exception:  # noqa: BLE001  (say where it was)
-            pytest.fail(f"key figure not on the first screen: {page.evaluate(KEY_BOX)}")
-        if screen == "projector":
-            assert page.evaluate("() => document.documentElement.classList"
-                                 ".contains('ae-projector')")
-            page.wait_for_function(f"(id) => ({SMALLEST_TEXT})(id) >= {PROJECTED_MIN_PX}",
-                                   arg=step.key_figure, timeout=WAIT)
-            assert shown["question"] >= PROJECTED_MIN_PX
+        for n in range(1, len(path) + 1):
+            with subtests.test(step=n):
+                if n > 1:
+                    choose_step(page, n)
+                check_set_up(page, path, screen, n)
     finally:
         page.close()
 
@@ -286,7 +307,8 @@ def test_in_another_view_a_chip_leads_back_to_the_step(browser, app_url, path): 
         page.wait_for_function("() => document.activeElement.closest('#start-step')",
                                timeout=WAIT)
         click_tab(page, "Ablate")
-        page.wait_for_timeout(500)
+        wait_opened(page, "ablate")  # the page has taken the tab in, and drawn since
+        settle(page)
         assert page.evaluate(CHIP) is None
     finally:
         page.close()

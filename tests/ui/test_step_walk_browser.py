@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server import app_url, browser  # noqa: F401  (fixtures)
+from tests.server import wait_stable
 from tests.ui.test_start_here_browser import (
     LAPTOP,
     ON_SCREEN,
@@ -79,11 +79,10 @@ KEY_HEIGHT = """() => { const s = [...document.querySelectorAll('.ae-step-bar .a
 def test_reveal_on_a_phone_does_not_squeeze_the_figure(browser, app_url):  # noqa: F811
     page = set_up(browser, app_url, 1, PHONE)
     try:
-        page.wait_for_timeout(500)
-        before = page.evaluate(KEY_HEIGHT)
+        before = wait_stable(page, KEY_HEIGHT)  # drawn and fitted to the screen
         reveal(page, 1)
-        page.wait_for_timeout(1500)  # the figures refit (static/steps.js refit())
-        after = page.evaluate(KEY_HEIGHT)
+        # the figures refit (static/steps.js refit()): wait until that is done
+        after = wait_stable(page, KEY_HEIGHT)
         # was 306 -> 220 px (fit.js's floor): the answer pushed the room under it to nothing
         assert after >= before - 8, (before, after)
     finally:
@@ -110,8 +109,7 @@ def test_ablates_before_after_title_is_whole_at_a_projector(browser, app_url):  
         for stage in ("set up", "revealed"):  # revealed, the step's column is wider
             if stage == "revealed":
                 reveal(page, 3)
-            page.wait_for_timeout(1500)
-            got = page.evaluate(TITLE)
+            got = wait_stable(page, TITLE)  # the figure's fit to its column is done
             # inside the figure (it ran 48 px past its right edge, 86 once revealed) ...
             assert got["left"] >= 0 and got["right"] >= 0, (stage, got)
             # ... on two lines, above the legend, not over it
@@ -137,9 +135,7 @@ TRAINING_TITLE = """() => {
 def test_step_7s_chart_keeps_its_titles_apart_on_a_phone(browser, app_url):  # noqa: F811
     page = set_up(browser, app_url, 7, PHONE)
     try:
-        page.wait_for_function(f"() => !!({TRAINING_TITLE})()", timeout=WAIT)
-        page.wait_for_timeout(1000)
-        got = page.evaluate(TRAINING_TITLE)
+        got = wait_stable(page, TRAINING_TITLE)  # drawn, and fitted to the phone
         # squeezed to 220 px under the slider's five lines of steps, the title ran over
         # the loss panel's bottom and its lowest labels (now a gap of 6 px at least)
         assert max(got["ticks"], got["panel"]) + 6 <= got["top"], got
@@ -161,8 +157,7 @@ def test_step_6s_two_heads_at_a_projector_show_no_labels_on_top_of_each_other(
     page = set_up(browser, app_url, 6, PROJECTOR)
     try:
         page.wait_for_function(f"() => ({ROWS})().every((r) => r !== null)", timeout=WAIT)
-        page.wait_for_timeout(1000)  # fit.js's passes
-        rows = page.evaluate(ROWS)
+        rows = wait_stable(page, ROWS)  # fit.js's passes are done
         assert all(not shown or row >= 12 for row, shown in rows), rows
     finally:
         page.close()

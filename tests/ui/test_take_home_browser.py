@@ -9,19 +9,14 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from explorer.views.share import parse_query
-from tests.server import browser, click_tab  # noqa: F401  (fixture)
-from tests.ui.test_extras_browser import (  # noqa: F401  (fixtures)
-    WAIT,
-    chromium,
-    extras_url,
-    open_page,
-)
+from tests.server import click_tab, settle
+from tests.ui.test_extras_browser import WAIT, chromium, open_page  # noqa: F401  (chromium: fixture)
 
 SELECTED = "() => (document.querySelector('#tabs button[role=tab].selected') || {}).textContent"
 
 
 @pytest.fixture
-def page(chromium, extras_url):  # noqa: F811
+def page(chromium, extras_url):  # noqa: F811  (chromium)
     context, page = open_page(chromium, extras_url,
                               query={"text": "The cat sat on the mat.", "tab": "layers"})
     yield page
@@ -43,9 +38,9 @@ def test_a_link_opens_its_view_and_take_it_home_links_back_to_it(page, extras_ur
                            "a.textContent.includes('The cat sat on the mat.'))", timeout=WAIT)
     # An unknown &tab= opens nothing and breaks nothing.
     page.goto(extras_url + "?tab=nothere")
-    page.wait_for_function("() => !!(document.querySelector('#grid canvas') || {}).__aeGrid",
+    page.wait_for_function("() => !!window.AttentionExplorer?.grid?.state('#grid canvas')",
                            timeout=WAIT)
-    page.wait_for_timeout(1500)
+    settle(page)  # the load's updates have landed: a tab they would open is open
     assert page.evaluate(SELECTED) == "Explore"
 
 
@@ -70,8 +65,8 @@ def test_take_it_home_offers_the_notebook_cell_and_the_view_as_html(page, chromi
     offline.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://")
                   else r.abort())
     offline.goto(path.as_uri())
-    offline.wait_for_function("() => !!(document.querySelector('.ae-nb-grid canvas') || {})"
-                              ".__aeGrid", timeout=WAIT)
-    grid = offline.evaluate("() => document.querySelector('.ae-nb-grid canvas').__aeGrid")
+    state = "window.AttentionExplorer?.grid?.state('.ae-nb-grid canvas')"
+    offline.wait_for_function(f"() => !!{state}", timeout=WAIT)
+    grid = offline.evaluate(f"() => {state}")
     assert grid["ok"] and grid["heads"] == 4 and grid["tokens"][:2] == ["The", "␣cat"]
     context.close()

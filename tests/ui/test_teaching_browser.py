@@ -11,14 +11,7 @@ import os
 
 import pytest
 
-from tests.server import (  # noqa: F401  (browser: a fixture)
-    ARTIFACTS,
-    DRAWN,
-    browser,
-    click_tab,
-    open_knobs,
-    tabs_server,
-)
+from tests.server import ARTIFACTS, DRAWN, click_tab, open_knobs, settle, tabs_server
 
 TABS = [("Inside one head", "inside"), ("Shapes", "shapes"),
         ("Positional encodings", "positional"), ("Lessons", "lessons")]
@@ -38,7 +31,7 @@ def open_tab(page, label: str, key: str, minimum: int, timeout: float = 60000) -
     click_tab(page, label)
     sel = f"#tab-{key}"
     page.wait_for_function(f"() => ({DRAWN})('{sel}') >= {minimum}", timeout=timeout)
-    page.wait_for_timeout(300)  # let Plotly finish its layout before a screenshot
+    settle(page)  # Plotly's layout is on the screen before a screenshot
     return page.evaluate(f"() => ({DRAWN})('{sel}')")
 
 

@@ -27,7 +27,7 @@ from explorer.views.ablate import (
 )
 from tests.conftest import tiny_model
 from tests.plotdata import figure_json, heatmaps
-from tests.views.test_compare import SENTENCE, small, tabs_url  # noqa: F401  (fixture)
+from tests.views.test_compare import SENTENCE, small
 
 torch.set_num_threads(1)  # a shared 2-core machine: one thread per test process
 
@@ -137,10 +137,10 @@ PANEL = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 0,
 
 
 @pytest.fixture(scope="module")
-def client(tabs_url):  # noqa: F811
+def client(compare_url):
     from gradio_client import Client
 
-    return Client(tabs_url, verbose=False)
+    return Client(compare_url, verbose=False)
 
 
 def ablate_api(client, heads, text=SENTENCE, panel=None):

@@ -16,11 +16,11 @@ import torch
 from explorer.figures import compare as CF
 from explorer.models.settings import AttentionSettings
 from explorer.models.tokenizer import Tokenizer
-from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
+from explorer.models.zoo import CHECKPOINT_DIR
 from explorer.views.compare import compare_runs, moved_share, prediction_rows, run
 from tests.conftest import tiny_model
 from tests.plotdata import figure_json, heatmaps
-from tests.server import free_port, tabs_page
+from tests.server import tabs_page
 
 torch.set_num_threads(1)  # a shared 2-core machine: one thread per test process
 
@@ -46,27 +46,6 @@ def build_tabs_app(tok, zoo) -> gr.Blocks:
 
     return tabs_page("compare, ablate", tok, zoo, [("Compare", "compare", compare_tab),
                                                   ("Ablate", "ablate", ablate_tab)])
-
-
-@pytest.fixture(scope="module")
-def tabs_url():
-    from pathlib import Path
-
-    from explorer.ui.controls import LIVE_HEAD
-
-    torch.set_num_threads(1)
-    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
-    zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
-    demo = build_tabs_app(tok, zoo)
-    demo.queue(default_concurrency_limit=4, max_size=64)
-    port = free_port()
-    root = Path(__file__).resolve().parents[2]
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
-                quiet=True, css_paths=sorted((root / "static" / "css").glob("*.css")),
-                show_error=False,
-                head=LIVE_HEAD)  # the live loop (static/live.js), as app.LAUNCH has it
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
 
 
 # --------------------------------------------------------------------------- numbers
@@ -216,10 +195,10 @@ LEFT = dict(objective="next word (causal)", heads=4, pos="rotary", mask="as trai
 
 
 @pytest.fixture(scope="module")
-def client(tabs_url):
+def client(compare_url):
     from gradio_client import Client
 
-    return Client(tabs_url, verbose=False)
+    return Client(compare_url, verbose=False)
 
 
 def compare(client, text=SENTENCE, left=None, right=None, layer=0, head=0):

@@ -13,7 +13,7 @@ from explorer.analysis.run import MASK_HINT, unfamiliar_notice
 from explorer.views.controls import CONTROL_NAMES, EMPTY_STATE, parse_controls
 from explorer.views.engine_texts import engine_texts
 from explorer.views.grid_payload import grid_payload, plain_label
-from tests.engine.conftest import browser, engine_page, repo_http  # noqa: F401  (fixtures)
+from tests.engine.conftest import engine_page, repo_http  # noqa: F401  (fixtures)
 
 BASE = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 1, 2, "light"]
 BIDIR = ["masked word (bidirectional)", 4, "rotary", *BASE[3:]]

@@ -29,7 +29,6 @@ from explorer.views.export import (
     write_files,
 )
 from tests.plotdata import figure_json, heatmaps
-from tests.ui.test_extras_browser import extras_url  # noqa: F401  (fixture)
 
 torch.set_num_threads(1)
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 2, 3, "light"]
@@ -38,12 +37,8 @@ NASTY = '=SUM(A1) "quoted", text\nnew line <b>bold</b> 👩‍💻 tab\there \x0
 
 
 @pytest.fixture(scope="module")
-def real():
-    from explorer.models.tokenizer import Tokenizer
-    from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
-
-    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
-    zoo = load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
+def real(resources):
+    tok, zoo = resources
     return tok, zoo.get("causal-h4-rotary")
 
 
@@ -140,7 +135,7 @@ def test_empty_text_exports_nothing(real):
 
 
 @pytest.fixture(scope="module")
-def client(extras_url):  # noqa: F811
+def client(extras_url):
     from gradio_client import Client
 
     return Client(extras_url, verbose=False)

@@ -64,15 +64,6 @@ def test_no_qr_code_for_a_link_too_long_or_not_an_address():
 # --------------------------------------------------------------------------- pictures
 
 
-@pytest.fixture(scope="module")
-def resources():
-    from explorer.models.tokenizer import Tokenizer
-    from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
-
-    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
-    return tok, load_zoo(CHECKPOINT_DIR, vocab_size=tok.vocab_size)
-
-
 CONTROLS = ["next word (causal)", 4, "rotary", "as trained", "1/√d_head", 1.0, 1, 2, "light"]
 MARKUP = 'Mia said <b>hi</b> & $x$ to %{y} "Ben"'
 
