@@ -11,7 +11,8 @@ const HOUSE = {
     "error",
     {
       selector: "MemberExpression[property.name=/^__ae/]",
-      message: "No window.__ae* globals: export it from a module (or use window.AttentionExplorer).",
+      message:
+        "No window.__ae* globals: export it from a module (or use window.AttentionExplorer).",
     },
   ],
   eqeqeq: ["error", "smart"],

@@ -135,8 +135,9 @@ def train(channel: Channel, job: dict, cache_dir: Path, device: str) -> None:
 
 
 def serve(run: Callable[[Channel, dict, Path, str], None] = train,
-          argv: list[str] | None = None) -> None:
-    """The worker's loop (``run``: another trainer, for the runner's tests)."""
+          argv: list[str] | None = None, trainer: bool = True) -> None:
+    """The worker's loop (``run``: another trainer, for the runner's tests; ``trainer=False``:
+    torch and the trainer are not imported before "ready", for a stand-in that needs neither)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, required=True)
     ap.add_argument("--device", default="cpu")
@@ -148,10 +149,12 @@ def serve(run: Callable[[Channel, dict, Path, str], None] = train,
     except OSError:
         pass
     channel = Channel(args.cache if args.temporary else None)
-    import torch
+    if trainer:
+        import torch
 
-    torch.set_num_threads(1)  # a model this size: two threads are 3-7x slower than one
-    import explorer.training.lab  # noqa: F401  (imported before "ready": the first run is quick)
+        torch.set_num_threads(1)  # a model this size: two threads are 3-7x slower than one
+        # imported before "ready": the first run is quick
+        import explorer.training.lab  # noqa: F401
 
     web = sorted(m for m in sys.modules if m.startswith(WEB_MODULES))  # must be []
     main = getattr(sys.modules.get("__main__"), "__file__", "") or ""
