@@ -1,7 +1,8 @@
 """Every repository path that the docs and the code's comments name exists.
 
 A file that moves leaves its old name behind in docstrings, comments and ``docs/`` (the CSS
-once moved from one stylesheet into ``static/css/`` and nine comments kept the old name). This walks every tracked source and text file, finds what reads as a path into the
+once moved from one stylesheet into ``static/css/`` and nine comments kept the old name).
+This walks every tracked source and text file, finds what reads as a path into the
 repository (``explorer/…``, ``static/…``, ``tests/…`` and the rest, or a package-relative
 ``views/…``, ``server/…`` inside ``explorer/``), and asserts each names a file or folder
 that exists. Names of files a program writes elsewhere (the static site's own ``models/``
