@@ -75,3 +75,11 @@ def engine_page(browser, repo_http):  # noqa: F811
         pytest.fail(f"static/build/engine.js threw while loading: {errors}")
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def zoo_page(engine_page, repo_http):
+    """:func:`engine_page` with the engine reading the zoo's models from ``checkpoints/``."""
+    engine_page.evaluate("(base) => AttentionExplorer.engine.configure({base})",
+                         f"{repo_http}/checkpoints/")
+    return engine_page

@@ -31,7 +31,6 @@ from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import DEFAULT_NAME
 from explorer.views.compare import prediction_rows
 from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
-from tests.engine.conftest import load_engine
 
 STAGES = 1e-3
 SHARES = 0.02
@@ -115,25 +114,13 @@ def patch_case(zoo, tok, name, clean, corrupt, head) -> dict:
 
 
 @pytest.fixture(scope="module")
-def computed(browser, repo_http, resources):
+def computed(zoo_page, resources):
     """(Python's detail and patch cases, the browser's answers): one page, one evaluate."""
     tok, zoo = resources
     details = [detail_case(zoo, tok, *case) for case in DETAIL]
     patches = [patch_case(zoo, tok, *case) for case in PAIRS]
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{repo_http}/blank.html")
-        load_engine(page, repo_http)
-        assert not errors, errors
-        page.evaluate("(base) => AttentionExplorer.engine.configure({base})",
-                      f"{repo_http}/checkpoints/")
-        got = page.evaluate(COMPUTE, [[list(c) for c in DETAIL],
+    got = zoo_page.evaluate(COMPUTE, [[list(c) for c in DETAIL],
                                       [[n, a, b, h and list(h)] for n, a, b, h in PAIRS]])
-    finally:
-        context.close()
     return details, patches, got
 
 

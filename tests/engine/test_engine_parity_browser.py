@@ -70,10 +70,8 @@ RUN = """async ([items, name]) => {
 
 
 @pytest.fixture(scope="module")
-def page(engine_page, repo_http):
-    engine_page.evaluate("(base) => AttentionExplorer.engine.configure({base})",
-                         f"{repo_http}/checkpoints/")
-    return engine_page
+def page(zoo_page):
+    return zoo_page
 
 
 def settings_of(knobs: dict, n_heads: int) -> tuple[dict, AttentionSettings]:

@@ -26,7 +26,6 @@ from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import DEFAULT_NAME, checkpoint_name
 from explorer.views.ablate import rank_heads
 from explorer.views.controls import HEADS, POSITIONAL
-from tests.engine.conftest import load_engine
 
 TOLERANCE = 1e-3
 ZOO = [checkpoint_name("causal", h, pos) for h in HEADS for pos in POSITIONAL] \
@@ -121,24 +120,12 @@ def rank_cases(tok, zoo) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def computed(browser, repo_http, resources):
+def computed(zoo_page, resources):
     """(Python's cases, the browser's answers): one page, one evaluate."""
     tok, zoo = resources
     losses, ranks = loss_cases(tok, zoo), rank_cases(tok, zoo)
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{repo_http}/blank.html")
-        load_engine(page, repo_http)
-        assert not errors, errors
-        page.evaluate("(base) => AttentionExplorer.engine.configure({base})",
-                      f"{repo_http}/checkpoints/")
-        got = page.evaluate(COMPUTE, [[[c["name"], c["text"], c["knobs"]] for c in losses],
+    got = zoo_page.evaluate(COMPUTE, [[[c["name"], c["text"], c["knobs"]] for c in losses],
                                       [[c["name"], c["text"], c["knobs"]] for c in ranks]])
-    finally:
-        context.close()
     return losses, ranks, got
 
 
