@@ -8,6 +8,7 @@
 import { fit } from "./fit.js";
 import { hookFigure } from "./figures.js";
 import { screen } from "./screen.js";
+import { observeOnceAFrame } from "./frame.js";
 
 const root = document.documentElement;
 const PHONE = window.matchMedia("(max-width: 720px)");
@@ -176,20 +177,16 @@ function scan() {
   syncSwitch();
   fitTabRow();
 }
-let pending = false;
-new MutationObserver(() => {
-  if (pending) return;
-  pending = true;
-  requestAnimationFrame(() => {
-    pending = false;
-    scan();
-  });
-}).observe(root, {
-  childList: true,
-  subtree: true,
-  attributes: true,
-  attributeFilter: ["class"],
-});
+observeOnceAFrame(
+  root,
+  {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ["class"],
+  },
+  scan,
+);
 PHONE.addEventListener("change", () => {
   drawerFitted = false;
   fitDrawer();

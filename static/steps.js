@@ -41,6 +41,7 @@ import {
   stopFollowing,
 } from "./steps_screen.js";
 import { screen } from "./screen.js";
+import { observeOnceAFrame } from "./frame.js";
 
 const root = document.documentElement;
 
@@ -330,15 +331,7 @@ async function back(where) {
 }
 
 // A bar shown, hidden or changed (also when a view is opened by hand): arrange again.
-let pending = false;
-new MutationObserver(() => {
-  if (pending) return;
-  pending = true;
-  requestAnimationFrame(() => {
-    pending = false;
-    arrange();
-  });
-}).observe(document.documentElement, { childList: true, subtree: true });
+observeOnceAFrame(document.documentElement, { childList: true, subtree: true }, arrange);
 
 screen.room = room; // static/fit.js sizes a step's figures with it
 

@@ -749,6 +749,24 @@
     (type) => window.addEventListener(type, () => stopFollowing(), { capture: true, passive: true })
   );
 
+  // static/frame.js
+  function onceAFrame(fn) {
+    let pending2 = false;
+    return () => {
+      if (pending2) return;
+      pending2 = true;
+      requestAnimationFrame(() => {
+        pending2 = false;
+        fn();
+      });
+    };
+  }
+  function observeOnceAFrame(root6, options, fn) {
+    const observer = new MutationObserver(onceAFrame(fn));
+    observer.observe(root6, options);
+    return observer;
+  }
+
   // static/steps.js
   var root3 = document.documentElement;
   var arranged = null;
@@ -983,15 +1001,7 @@
       radio.scrollIntoView({ block: "center" });
     }
   }
-  var pending = false;
-  new MutationObserver(() => {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
-      arrange();
-    });
-  }).observe(document.documentElement, { childList: true, subtree: true });
+  observeOnceAFrame(document.documentElement, { childList: true, subtree: true }, arrange);
   screen.room = room;
   var steps = {
     open,
@@ -2272,7 +2282,7 @@
     if (!t || !TAB_KEYS.has(ev.key)) return;
     if (t.matches('[role="tablist"] > button[role="tab"]')) onTabKey(ev, t);
   });
-  var pending2 = false;
+  var pending = false;
   new MutationObserver((records) => {
     let again = false;
     for (const r of records) {
@@ -2283,10 +2293,10 @@
         again = true;
       }
     }
-    if (again && !pending2) {
-      pending2 = true;
+    if (again && !pending) {
+      pending = true;
       requestAnimationFrame(() => {
-        pending2 = false;
+        pending = false;
         scan();
       });
     }
@@ -2541,20 +2551,16 @@
     syncSwitch();
     fitTabRow();
   }
-  var pending3 = false;
-  new MutationObserver(() => {
-    if (pending3) return;
-    pending3 = true;
-    requestAnimationFrame(() => {
-      pending3 = false;
-      scan2();
-    });
-  }).observe(root5, {
-    childList: true,
-    subtree: true,
-    attributes: true,
-    attributeFilter: ["class"]
-  });
+  observeOnceAFrame(
+    root5,
+    {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ["class"]
+    },
+    scan2
+  );
   PHONE.addEventListener("change", () => {
     drawerFitted = false;
     fitDrawer();
