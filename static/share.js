@@ -8,11 +8,11 @@ export const pageAddress = () => window.location.origin + window.location.pathna
 // The view the link made on Take it home opens (the one the student came from).
 export const linkedView = () => openView || "explore";
 
-// The page's load: data = {views: {id: title}, self: Take it home's id}. A click on a tab
-// button (the bar's or the "more tabs" menu's) records which view is open, except Take it
-// home itself. A link's &tab= opens its view once the page has drawn (only an id of this
-// page's views: nothing else runs).
-export function trackViews(_args, { views, self }) {
+// The page's load: data = {views: {id: title}, self: Take it home's id, aliases: {old id: id}}.
+// A click on a tab button (the bar's or the "more tabs" menu's) records which view is open,
+// except Take it home itself. A link's &tab= (an old id through aliases) opens its view once
+// the page has drawn (only an id of this page's views: nothing else runs).
+export function trackViews(_args, { views, self, aliases = {} }) {
   const byTitle = Object.fromEntries(Object.entries(views).map(([id, t]) => [t, id]));
   const tabButtons = () => [
     ...document.querySelectorAll('#tabs button[role="tab"], #tabs .overflow-dropdown button'),
@@ -26,7 +26,8 @@ export function trackViews(_args, { views, self }) {
     },
     true,
   );
-  const wanted = new URLSearchParams(window.location.search).get("tab");
+  const asked = new URLSearchParams(window.location.search).get("tab");
+  const wanted = Object.prototype.hasOwnProperty.call(aliases, asked) ? aliases[asked] : asked;
   if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
   let tries = 120; // 30 s: a busy server draws the first view late
   const open = () => {

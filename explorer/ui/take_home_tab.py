@@ -99,8 +99,9 @@ def wire_share_link(demo: gr.Blocks, panel: Panel) -> None:
     views = {b.id: b.label for b in get_blocks_context().blocks.values()
              if isinstance(b, gr.Tab) and isinstance(b.id, str) and b.label}
     # old links' ids of views since renamed open the view they became
-    views.update({old: views[new] for old, new in TAB_ALIASES.items() if new in views})
-    demo.load(None, None, None, js=bridge.js("share.track_views", {"views": views, "self": TAB}),
+    aliases = {old: new for old, new in TAB_ALIASES.items() if new in views}
+    demo.load(None, None, None, js=bridge.js("share.track_views", {"views": views, "self": TAB,
+                                                                   "aliases": aliases}),
               api_name=False)
 
 

@@ -2089,7 +2089,7 @@
   var openView = null;
   var pageAddress = () => window.location.origin + window.location.pathname;
   var linkedView = () => openView || "explore";
-  function trackViews(_args, { views, self }) {
+  function trackViews(_args, { views, self, aliases = {} }) {
     const byTitle = Object.fromEntries(Object.entries(views).map(([id, t]) => [t, id]));
     const tabButtons = () => [
       ...document.querySelectorAll('#tabs button[role="tab"], #tabs .overflow-dropdown button')
@@ -2103,7 +2103,8 @@
       },
       true
     );
-    const wanted = new URLSearchParams(window.location.search).get("tab");
+    const asked2 = new URLSearchParams(window.location.search).get("tab");
+    const wanted = Object.prototype.hasOwnProperty.call(aliases, asked2) ? aliases[asked2] : asked2;
     if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
     let tries = 120;
     const open2 = () => {

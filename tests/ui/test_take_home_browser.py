@@ -42,6 +42,9 @@ def test_a_link_opens_its_view_and_take_it_home_links_back_to_it(page, extras_ur
                            timeout=WAIT)
     settle(page)  # the load's updates have landed: a tab they would open is open
     assert page.evaluate(SELECTED) == "Explore"
+    # A link made before the view was renamed (tab=export) opens Take it home.
+    page.goto(extras_url + "?tab=export")
+    page.wait_for_function(f"() => ({SELECTED})() === 'Take it home'", timeout=WAIT)
 
 
 def test_take_it_home_offers_the_notebook_cell_and_the_view_as_html(page, chromium,  # noqa: F811
