@@ -4,7 +4,7 @@
 // grid_payload.py's payload. An ES module; each bundle that draws grids puts `grid` below on
 // window.AttentionExplorer.grid (the page: static/app.js).
 //
-//   mount(element, {data, colors, onOpen}) -> Grid
+//   mount(element, {data, colors, onOpen, noAnswer}) -> Grid
 //     element  the box holding explorer/views/grid_markup.py's markup (.ae-grid with its
 //              caption, guesses, canvas and tip)
 //     data     async (request, ctx) -> payload | null: where update() gets a grid (a server
@@ -13,6 +13,10 @@
 //     colors   {paper, font, muted, accent, scale} the grid is drawn in, or a function of
 //              the payload giving them; default: the payload's own `colors`
 //     onOpen   (layer, head) => ...: a click on a head, or Enter on it (default: nothing)
+//     noAnswer (error, older) -> the caption when there was no answer: error is what data
+//              threw (undefined for null or a retry), older is true while an older grid
+//              stays on screen. Default: the app's "⏳ The server is busy: …" (its loop
+//              asks again); a page without a server (the static edition) passes its own
 //   grid.update(ctx) -> Promise<bool>  ctx = {knobs: {text, objective, heads, ...}, fresh()}
 //              (static/live.js's): asks data(request(ctx.knobs)) and draws the answer if
 //              ctx.fresh(); false when there was none (the caller asks again later)
@@ -30,6 +34,8 @@ import { MARGIN, decode, drawNames, drawRing, drawTokens, layout, palette } from
 
 const BUSY = "⏳ The server is busy: trying again…";
 const BUSY_OLDER = "⏳ The server is busy: the grid below is for an older sentence. Trying again…";
+// the app's words for no answer (its live loop asks again)
+const SERVER_WORDS = (error, older) => (older ? BUSY_OLDER : BUSY);
 // Where a canvas keeps what it shows (state() reads it): a registered symbol, so that two
 // bundles holding this module (a notebook with several views) read each other's grids.
 const SHOWN = Symbol.for("AttentionExplorer.grid.shown");
@@ -57,11 +63,12 @@ export function state(canvas) {
 }
 
 class Grid {
-  constructor(element, { data = null, colors = null, onOpen = null } = {}) {
+  constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null } = {}) {
     this.element = element;
     this.data = data;
     this.colors = colors;
     this.onOpen = onOpen || (() => {});
+    this.noAnswer = noAnswer || SERVER_WORDS;
     this.canvas = element.querySelector("canvas");
     this.caption = element.querySelector(".ae-grid-caption");
     this.guesses = element.querySelector(".ae-grid-guesses");
@@ -275,22 +282,24 @@ class Grid {
   // One update asked by a live loop (static/live.js's, or a page's own): ask `data` for
   // the grid of ctx.knobs and draw it. Not an answer: null, a throw (Gradio's server.*
   // resolves to undefined when its POST fails, other versions throw) or {ok: false,
-  // retry: true} (busy). Then the grid on screen stays, its caption says it is for an
-  // older sentence, and false goes back: the loop asks again. {ok: false} without retry
-  // (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
+  // retry: true} (busy). Then the grid on screen stays, its caption says so in noAnswer's
+  // words (the app's: for an older sentence), and false goes back: the loop asks again.
+  // {ok: false} without retry (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
   // change is on its way, and the loop asks again anyway.
   async update(ctx) {
-    let answer = null;
+    let answer = null,
+      error;
     try {
       answer = this.data ? await this.data(request(ctx && ctx.knobs), ctx) : null;
-    } catch {
+    } catch (e) {
       answer = null;
+      error = e;
     }
     const ok = !!answer && typeof answer === "object" && !(answer.ok === false && answer.retry);
     if (!ctx || !ctx.fresh || ctx.fresh()) {
       if (ok) this.draw(answer);
       else {
-        const text = this.shown && this.shown.ok ? BUSY_OLDER : BUSY;
+        const text = this.noAnswer(error, !!(this.shown && this.shown.ok));
         if (this.caption.textContent !== text) this.caption.textContent = text; // aria-live: once
       }
     }

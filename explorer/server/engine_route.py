@@ -6,12 +6,15 @@ One ASGI middleware answers ``GET <prefix>/<version>/<file>`` for a fixed list o
 passes every other request on; nothing a request names is ever joined to a path. A file's URL
 carries its sha256 (checkpoints/manifest.json for the weights, computed for the rest), so it
 is served ``Cache-Control: immutable`` for a year: a student's browser fetches a model once.
+A model is served only when its bytes hash as the manifest says (the zoo refuses the same
+damaged copy), and the page's configuration carries every served file's full sha256, which
+the engine checks before parsing (static/engine/engine.js ``hashes``).
 The texts (explorer/views/engine_texts.py) are built on first request, kept, and revalidated
 by ETag; a file is read from disk per request in a worker thread (the OS keeps it cached).
 
 :func:`head` is the page's part, markup and data only: the engine's configuration as JSON
-(``<script type="application/json" id="ae-engine-config">``: the URLs, the texts' URL, the
-default model), then the bundle, which reads it (static/engine/index.js says how).
+(``<script type="application/json" id="ae-engine-config">``: the URLs, the hashes, the
+texts' URL, the default model), then the bundle, which reads it (static/engine/index.js says how).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 from pathlib import Path
 
 import anyio
@@ -26,6 +30,8 @@ import anyio
 from explorer.paths import CHECKPOINTS, STATIC
 from explorer.views.controls import Controls
 from explorer.views.engine_texts import engine_texts
+
+log = logging.getLogger("attention_explorer")
 
 BUILD = STATIC / "build"
 PREFIX = "/ae-engine/"
@@ -41,22 +47,48 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
-def files() -> dict[str, Path]:
-    """``"<sha12>/<name>"`` -> file, for every file served (the bundle if built, the
-    tokenizer, the zoo's language models named in the manifest)."""
-    manifest = json.loads((CHECKPOINTS / "manifest.json").read_text())["files"]
+def catalogue(checkpoints: Path = CHECKPOINTS, build: Path = BUILD) -> dict[str, tuple[Path, str]]:
+    """``"<sha12>/<name>"`` -> (file, its sha256), for every file that may be served: the
+    bundle if built, the tokenizer, and each of the zoo's language models named in
+    ``checkpoints/manifest.json`` whose bytes hash as the manifest says (a damaged or
+    altered copy is left out, with a log line)."""
+    manifest = json.loads((checkpoints / "manifest.json").read_text())["files"]
     out = {}
     for name, sha in manifest.items():
         stem = name.removesuffix(".safetensors")
-        if "/" not in name and stem != name and stem.split("-")[0] in ("causal", "bidir") \
-                and (CHECKPOINTS / name).exists():
-            out[f"{sha[:12]}/{name}"] = CHECKPOINTS / name
+        path = checkpoints / name
+        if "/" in name or stem == name or stem.split("-")[0] not in ("causal", "bidir") \
+                or not path.exists():
+            continue
+        if _sha(path) != sha:
+            log.warning("not serving %s to the browser: its sha256 differs from "
+                        "checkpoints/manifest.json's (a damaged or altered copy)", name)
+            continue
+        out[f"{sha[:12]}/{name}"] = (path, sha)
     for name in (*SCRIPTS, "tokenizer.json"):
-        path = (BUILD if name.endswith(".js") else CHECKPOINTS) / name
+        path = (build if name.endswith(".js") else checkpoints) / name
         if path.exists():
-            out[f"{_sha(path)[:12]}/{name}"] = path
+            sha = _sha(path)
+            out[f"{sha[:12]}/{name}"] = (path, sha)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _served() -> dict[str, tuple[Path, str]]:
+    return catalogue()  # hashed once: every model's bytes are read at the first request
+
+
+@functools.lru_cache(maxsize=1)
+def files() -> dict[str, Path]:
+    """``"<sha12>/<name>"`` -> file, for every file served (:func:`catalogue`)."""
+    return {key: path for key, (path, _) in _served().items()}
+
+
+def hashes() -> dict[str, str]:
+    """The engine's ``configure({hashes})``: file name -> sha256, for the tokenizer and
+    each model served (the files the engine reads)."""
+    return {key.split("/", 1)[1]: sha for key, (_, sha) in _served().items()
+            if not key.endswith(".js")}
 
 
 def urls() -> dict[str, str]:
@@ -66,8 +98,9 @@ def urls() -> dict[str, str]:
 
 
 def config() -> dict:
-    """The engine's configuration on the page: {urls, texts, model} (static/engine/index.js)."""
-    return {"urls": urls(), "texts": PREFIX.lstrip("/") + TEXTS,
+    """The engine's configuration on the page: {urls, hashes, texts, model}
+    (static/engine/index.js)."""
+    return {"urls": urls(), "hashes": hashes(), "texts": PREFIX.lstrip("/") + TEXTS,
             "model": Controls().checkpoint()}
 
 

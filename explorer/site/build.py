@@ -4,6 +4,12 @@ the grid renderer inside: ``npm run build``), the tokenizer and the 21 zoo langu
 (checkpoints/, F16 safetensors) under models/, the configuration read from the views
 (config.py) inlined into index.html as JSON, and README.md carrying the static Space card.
 
+Only honest files are copied: a model whose bytes do not hash as checkpoints/manifest.json
+says (or that the zoo refuses) is left out with a logged warning, and is then missing on the
+page as on the app. The sha256 of every file copied goes into the configuration
+(``hashes``), and the browser's engine checks each file against it before parsing, so a
+copy damaged later (a USB stick, a partial upload) is refused in plain words.
+
 Shape of OUT::
 
     index.html  site.js  site.css  README.md
@@ -12,14 +18,18 @@ Shape of OUT::
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import shutil
 from pathlib import Path
 
 from explorer.models.tokenizer import Tokenizer
-from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, load_zoo
+from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, Zoo, load_zoo, read_manifest
 from explorer.paths import STATIC
 from explorer.site.config import site_config
+
+log = logging.getLogger(__name__)
 
 BUNDLE = STATIC / "build" / "site.js"  # scripts/build_js.mjs writes it from static/site/site.js
 DEFAULT_APP_URL = "README.md"  # the card below, which names the full app's repository
@@ -56,19 +66,40 @@ def _page(config: dict) -> str:
     return template.replace("/*CONFIG*/{}", data)
 
 
-def build(out: Path, app_url: str | None = None) -> Path:
-    """Write the static edition into ``out`` (created; files of an older build replaced)."""
+def _copy_files(checkpoints: Path, zoo: Zoo, models: Path) -> dict[str, str]:
+    """Copy the tokenizer and every zoo model the manifest vouches for into ``models``;
+    return file name -> sha256 of the bytes written. A model whose bytes hash otherwise, or
+    that the zoo refused, is skipped with a warning (and one an older build left is removed)."""
+    manifest = read_manifest(checkpoints)
+    hashes = {}
+    for path in [*zoo_models(checkpoints), checkpoints / "tokenizer.json"]:
+        data = path.read_bytes()  # hashed as written: one read, no window between
+        sha = hashlib.sha256(data).hexdigest()
+        is_model = path.suffix == ".safetensors"
+        if is_model and (sha != manifest.get(path.name) or path.stem not in zoo.models
+                         or zoo.untrained):
+            log.warning("leaving %s out of the static edition: %s", path.name,
+                        zoo.unavailable.get(path.stem, "its sha256 differs from "
+                                            "checkpoints/manifest.json's"))
+            (models / path.name).unlink(missing_ok=True)
+            continue
+        (models / path.name).write_bytes(data)
+        hashes[path.name] = sha
+    return hashes
+
+
+def build(out: Path, app_url: str | None = None, checkpoints: Path = CHECKPOINT_DIR) -> Path:
+    """Write the static edition into ``out`` (created; files of an older build replaced)
+    from the checkpoints in ``checkpoints``."""
     out = Path(out)
     (out / "models").mkdir(parents=True, exist_ok=True)
-    tok = Tokenizer.load(CHECKPOINT_DIR / "tokenizer.json")
-    zoo = load_zoo(CHECKPOINT_DIR, tok.vocab_size)
-    models = zoo_models()
-    for path in models:
-        shutil.copyfile(path, out / "models" / path.name)
-    shutil.copyfile(CHECKPOINT_DIR / "tokenizer.json", out / "models" / "tokenizer.json")
+    tok = Tokenizer.load(checkpoints / "tokenizer.json")
+    zoo = load_zoo(checkpoints, tok.vocab_size)
+    hashes = _copy_files(checkpoints, zoo, out / "models")
     shutil.copyfile(BUNDLE, out / "site.js")
     shutil.copyfile(STATIC / "site" / "site.css", out / "site.css")
-    config = site_config(zoo, tok, [p.stem for p in models], app_url or DEFAULT_APP_URL)
+    models = [name.removesuffix(".safetensors") for name in hashes if name != "tokenizer.json"]
+    config = site_config(zoo, tok, models, app_url or DEFAULT_APP_URL, hashes)
     (out / "index.html").write_text(_page(config), encoding="utf-8")
     (out / "README.md").write_text(CARD.format(short=SHORT_DESCRIPTION), encoding="utf-8")
     return out

@@ -44,8 +44,10 @@ def _step(step: Step) -> dict:
     }
 
 
-def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str) -> dict:
-    """Everything site.js reads (one JSON object, inlined into index.html)."""
+def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
+                hashes: dict[str, str]) -> dict:
+    """Everything site.js reads (one JSON object, inlined into index.html). ``hashes``: file
+    name under models/ -> sha256, for the engine to check each file against (build.py)."""
     steps = default_path(zoo, tok)
     examples = list(dict.fromkeys(s.controls().get("text", "") for s in steps))
     # what the caption says for a combination of knobs that has no trained model
@@ -54,7 +56,7 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str) -> di
     missing = {name: "⚠️ " + plain_status(zoo.why_missing(name))
                for name in offered if name not in models}
     return {
-        "defaultModel": DEFAULT_NAME, "models": models, "appUrl": app_url,
+        "defaultModel": DEFAULT_NAME, "models": models, "appUrl": app_url, "hashes": hashes,
         "objectives": OBJECTIVES, "heads": list(HEADS), "positional": list(POSITIONAL),
         "mask": list(MASK_CHOICES), "scaling": list(SCALE_CHOICES),
         "temperature": list(TEMPERATURE_RANGE),

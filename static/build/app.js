@@ -1113,6 +1113,7 @@
   // static/live_grid.js
   var BUSY = "⏳ The server is busy: trying again…";
   var BUSY_OLDER = "⏳ The server is busy: the grid below is for an older sentence. Trying again…";
+  var SERVER_WORDS = (error, older) => older ? BUSY_OLDER : BUSY;
   var SHOWN = /* @__PURE__ */ Symbol.for("AttentionExplorer.grid.shown");
   function request(knobs2) {
     const { text: text2, ...controls } = knobs2 || {};
@@ -1129,12 +1130,13 @@
     return c ? c[SHOWN] : void 0;
   }
   var Grid = class {
-    constructor(element, { data = null, colors = null, onOpen = null } = {}) {
+    constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null } = {}) {
       this.element = element;
       this.data = data;
       this.colors = colors;
       this.onOpen = onOpen || (() => {
       });
+      this.noAnswer = noAnswer || SERVER_WORDS;
       this.canvas = element.querySelector("canvas");
       this.caption = element.querySelector(".ae-grid-caption");
       this.guesses = element.querySelector(".ae-grid-guesses");
@@ -1316,22 +1318,23 @@
     // One update asked by a live loop (static/live.js's, or a page's own): ask `data` for
     // the grid of ctx.knobs and draw it. Not an answer: null, a throw (Gradio's server.*
     // resolves to undefined when its POST fails, other versions throw) or {ok: false,
-    // retry: true} (busy). Then the grid on screen stays, its caption says it is for an
-    // older sentence, and false goes back: the loop asks again. {ok: false} without retry
-    // (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
+    // retry: true} (busy). Then the grid on screen stays, its caption says so in noAnswer's
+    // words (the app's: for an older sentence), and false goes back: the loop asks again.
+    // {ok: false} without retry (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
     // change is on its way, and the loop asks again anyway.
     async update(ctx) {
-      let answer = null;
+      let answer = null, error;
       try {
         answer = this.data ? await this.data(request(ctx && ctx.knobs), ctx) : null;
-      } catch {
+      } catch (e) {
         answer = null;
+        error = e;
       }
       const ok = !!answer && typeof answer === "object" && !(answer.ok === false && answer.retry);
       if (!ctx || !ctx.fresh || ctx.fresh()) {
         if (ok) this.draw(answer);
         else {
-          const text2 = this.shown && this.shown.ok ? BUSY_OLDER : BUSY;
+          const text2 = this.noAnswer(error, !!(this.shown && this.shown.ok));
           if (this.caption.textContent !== text2) this.caption.textContent = text2;
         }
       }

@@ -718,6 +718,139 @@
     return { config: JSON.parse(meta.explorer_config), tensors };
   }
 
+  // static/engine/sha256.js
+  var K = new Uint32Array([
+    1116352408,
+    1899447441,
+    3049323471,
+    3921009573,
+    961987163,
+    1508970993,
+    2453635748,
+    2870763221,
+    3624381080,
+    310598401,
+    607225278,
+    1426881987,
+    1925078388,
+    2162078206,
+    2614888103,
+    3248222580,
+    3835390401,
+    4022224774,
+    264347078,
+    604807628,
+    770255983,
+    1249150122,
+    1555081692,
+    1996064986,
+    2554220882,
+    2821834349,
+    2952996808,
+    3210313671,
+    3336571891,
+    3584528711,
+    113926993,
+    338241895,
+    666307205,
+    773529912,
+    1294757372,
+    1396182291,
+    1695183700,
+    1986661051,
+    2177026350,
+    2456956037,
+    2730485921,
+    2820302411,
+    3259730800,
+    3345764771,
+    3516065817,
+    3600352804,
+    4094571909,
+    275423344,
+    430227734,
+    506948616,
+    659060556,
+    883997877,
+    958139571,
+    1322822218,
+    1537002063,
+    1747873779,
+    1955562222,
+    2024104815,
+    2227730452,
+    2361852424,
+    2428436474,
+    2756734187,
+    3204031479,
+    3329325298
+  ]);
+  var H0 = [
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ];
+  function bytesOf(data) {
+    if (data instanceof ArrayBuffer) return new Uint8Array(data);
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+  var rotr = (x, n) => x >>> n | x << 32 - n;
+  function block(h, w, view, at) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(at + 4 * i);
+    for (let i = 16; i < 64; i++) {
+      const a2 = w[i - 15], b2 = w[i - 2];
+      const s0 = rotr(a2, 7) ^ rotr(a2, 18) ^ a2 >>> 3;
+      const s1 = rotr(b2, 17) ^ rotr(b2, 19) ^ b2 >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
+    }
+    let [a, b, c, d, e, f, g2, k] = h;
+    for (let i = 0; i < 64; i++) {
+      const t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g2) + K[i] + w[i] | 0;
+      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) | 0;
+      k = g2;
+      g2 = f;
+      f = e;
+      e = d + t1 | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2 | 0;
+    }
+    const out = [a, b, c, d, e, f, g2, k];
+    for (let i = 0; i < 8; i++) h[i] = h[i] + out[i] | 0;
+  }
+  function hex(words) {
+    return Array.from(words, (x) => (x >>> 0).toString(16).padStart(8, "0")).join("");
+  }
+  function sha256Plain(data) {
+    const bytes = bytesOf(data);
+    const n = bytes.length;
+    const whole = n - n % 64;
+    const h = new Int32Array(H0);
+    const w = new Int32Array(64);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let at = 0; at < whole; at += 64) block(h, w, view, at);
+    const tail = new Uint8Array(n - whole < 56 ? 64 : 128);
+    tail.set(bytes.subarray(whole));
+    tail[n - whole] = 128;
+    const end = new DataView(tail.buffer);
+    end.setUint32(tail.length - 8, Math.floor(n / 536870912));
+    end.setUint32(tail.length - 4, n * 8 >>> 0);
+    for (let at = 0; at < tail.length; at += 64) block(h, w, end, at);
+    return hex(h);
+  }
+  async function sha256Hex(data) {
+    const subtle = globalThis.crypto && globalThis.crypto.subtle;
+    if (!subtle) return sha256Plain(data);
+    const digest = new Uint8Array(await subtle.digest("SHA-256", bytesOf(data)));
+    return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   // static/engine/stages.js
   var PER_HEAD = ["batch", "head", "pos", "d_head"];
   var SQUARE = ["batch", "head", "query pos", "key pos"];
@@ -1273,24 +1406,47 @@
       config: c
     };
   }
-  function createEngine() {
+  async function verified(read, url, file, want) {
+    const bytes = await read(url);
+    if (want && await sha256Hex(bytes) !== String(want).toLowerCase()) {
+      const what = file.endsWith(".safetensors") ? "model" : "tokenizer";
+      throw new Error(
+        `The ${what} file ${file} is damaged (its checksum does not match): download the page again.`
+      );
+    }
+    return bytes;
+  }
+  function fileSource() {
     let base = "./";
     let urls = {};
-    let simd = true;
     let read = fetchBytes;
+    let hashes = {};
+    return {
+      configure(options) {
+        if (options.base != null) base = String(options.base);
+        if (options.urls) urls = { ...options.urls };
+        if (options.read) read = options.read;
+        if (options.hashes) hashes = { ...options.hashes };
+      },
+      url: (file, key) => urls[key] || base + file,
+      reader: (file) => (url) => verified(read, url, file, hashes[file])
+    };
+  }
+  function createEngine() {
+    const source = fileSource();
+    let simd = true;
     let tokenizer = null;
     let tokenizerReady = false;
     const models = /* @__PURE__ */ new Map();
     const ready = /* @__PURE__ */ new Set();
     function configure(options = {}) {
-      if (options.base != null) base = String(options.base);
-      if (options.urls) urls = { ...options.urls };
+      source.configure(options);
       if (options.simd != null) simd = !!options.simd;
-      if (options.read) read = options.read;
     }
     function tok() {
       if (!tokenizer) {
-        tokenizer = load(urls["tokenizer.json"] || base + "tokenizer.json", read);
+        const file = "tokenizer.json";
+        tokenizer = load(source.url(file, file), source.reader(file));
         tokenizer.then(
           () => tokenizerReady = true,
           () => tokenizer = null
@@ -1304,8 +1460,9 @@
         return Promise.reject(new Error("The browser has no model of that name."));
       }
       if (!models.has(name)) {
-        const url = urls[name] || `${base}${name}.safetensors`;
-        const made = read(url).then((b) => new Transformer(parseSafetensors(b), { simd }));
+        const file = `${name}.safetensors`;
+        const bytes = source.reader(file)(source.url(file, name));
+        const made = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
         made.then(
           () => ready.add(name),
           () => models.delete(name)
@@ -1420,8 +1577,8 @@
     const c = runOf(ranges, ch.codePointAt(0)) || 0;
     return want === VISIBLE ? c === VISIBLE || c === SO : c === want;
   };
-  var hex = (cp) => cp.toString(16).toUpperCase().padStart(4, "0");
-  var marker = (cp) => "⟨" + (NAMES[cp] || "U+" + hex(cp)) + "⟩";
+  var hex2 = (cp) => cp.toString(16).toUpperCase().padStart(4, "0");
+  var marker = (cp) => "⟨" + (NAMES[cp] || "U+" + hex2(cp)) + "⟩";
   var isVS = (cp) => cp >= 65024 && cp <= 65039 || cp >= 917760 && cp <= 917999 || cp >= 6155 && cp <= 6159;
   var points = (s) => Array.from(s);
   function pictographBefore(chars, i, ranges) {
@@ -1694,7 +1851,7 @@
     const element = globalThis.document && document.getElementById(CONFIG_ID);
     if (!element) return;
     const config = JSON.parse(element.textContent);
-    AE2.engine.configure({ urls: config.urls });
+    AE2.engine.configure({ urls: config.urls, hashes: config.hashes });
     AE2.payload.configure({ textsUrl: config.texts });
     AE2.gridInBrowser = true;
     const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));

@@ -1,10 +1,14 @@
 // One sentence through a zoo model, with the page's knobs. createEngine() makes one engine
 // (the page's is AttentionExplorer.engine, static/engine/index.js):
 //
-//   engine.configure({base, urls, simd, read})   base: where tokenizer.json and
+//   engine.configure({base, urls, simd, read, hashes})   base: where tokenizer.json and
 //       <model>.safetensors are (default "./"); urls: name -> URL for each file instead;
 //       simd: false for the plain loops instead of WebAssembly (models loaded after);
-//       read: url -> Promise<ArrayBuffer> (default fetch, static/engine/io.js)
+//       read: url -> Promise<ArrayBuffer> (default fetch, static/engine/io.js);
+//       hashes: file name ("causal-h4-rotary.safetensors", "tokenizer.json") -> its
+//       sha256 (lowercase hex, as checkpoints/manifest.json): a file with a known hash is
+//       checked before it is parsed, and refused if its bytes differ (a plain Error saying
+//       the file is damaged; the next load tries again); a file without one is not checked
 //   await engine.load(name)        fetch and parse once, kept in memory
 //   engine.loaded(name)            the model and the tokenizer are both in memory
 //   await engine.run(text, knobs) -> {tokens, ids, patterns, guesses, ...}
@@ -28,6 +32,7 @@ import { sentenceLoss, sentenceRanking } from "./losses.js";
 import { Transformer } from "./model.js";
 import { patchPair } from "./patching.js";
 import { parseSafetensors } from "./safetensors.js";
+import { sha256Hex } from "./sha256.js";
 import { nestedStages, stageProbe } from "./stages.js";
 import * as tokenizers from "./tokenizer.js";
 
@@ -126,27 +131,59 @@ function forward(t, model, text, settings, resume) {
   };
 }
 
-/** A fresh engine: its own settings, tokenizer and models in memory. */
-export function createEngine() {
+// The bytes of `file` (its name, as the page's configuration names it) read from `url`,
+// refused when a sha256 is known for it (`want`) and theirs differs: a file cut short or
+// altered on a USB stick would otherwise be drawn as a model (NaN% guesses).
+async function verified(read, url, file, want) {
+  const bytes = await read(url);
+  if (want && (await sha256Hex(bytes)) !== String(want).toLowerCase()) {
+    const what = file.endsWith(".safetensors") ? "model" : "tokenizer";
+    throw new Error(
+      `The ${what} file ${file} is damaged (its checksum does not match): ` +
+        "download the page again.",
+    );
+  }
+  return bytes;
+}
+
+// Where the engine's files come from (configure()'s base, urls and read) and their hashes:
+// url(file, key) is the URL of `file` (urls[key], else base + file); reader(file) reads a
+// URL's bytes, checked against the hash of `file`.
+function fileSource() {
   let base = "./";
   let urls = {};
-  let simd = true; // false: the plain JavaScript loops (models loaded after configure)
   let read = fetchBytes;
+  let hashes = {}; // file name -> sha256
+  return {
+    configure(options) {
+      if (options.base != null) base = String(options.base);
+      if (options.urls) urls = { ...options.urls };
+      if (options.read) read = options.read;
+      if (options.hashes) hashes = { ...options.hashes };
+    },
+    url: (file, key) => urls[key] || base + file,
+    reader: (file) => (url) => verified(read, url, file, hashes[file]),
+  };
+}
+
+/** A fresh engine: its own settings, tokenizer and models in memory. */
+export function createEngine() {
+  const source = fileSource();
+  let simd = true; // false: the plain JavaScript loops (models loaded after configure)
   let tokenizer = null; // a promise
   let tokenizerReady = false;
   const models = new Map(); // name -> promise of a Transformer
   const ready = new Set(); // names whose model is in memory
 
   function configure(options = {}) {
-    if (options.base != null) base = String(options.base);
-    if (options.urls) urls = { ...options.urls };
+    source.configure(options);
     if (options.simd != null) simd = !!options.simd;
-    if (options.read) read = options.read;
   }
 
   function tok() {
     if (!tokenizer) {
-      tokenizer = tokenizers.load(urls["tokenizer.json"] || base + "tokenizer.json", read);
+      const file = "tokenizer.json";
+      tokenizer = tokenizers.load(source.url(file, file), source.reader(file));
       tokenizer.then(
         () => (tokenizerReady = true),
         () => (tokenizer = null), // a failed load may be tried again
@@ -160,8 +197,9 @@ export function createEngine() {
       return Promise.reject(new Error("The browser has no model of that name."));
     }
     if (!models.has(name)) {
-      const url = urls[name] || `${base}${name}.safetensors`;
-      const made = read(url).then((b) => new Transformer(parseSafetensors(b), { simd }));
+      const file = `${name}.safetensors`;
+      const bytes = source.reader(file)(source.url(file, name));
+      const made = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
       made.then(
         () => ready.add(name),
         () => models.delete(name),

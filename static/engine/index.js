@@ -9,6 +9,9 @@
 //                                  (static/engine/model.js, safetensors.js)
 //   AttentionExplorer.engine       {configure, load, loaded, run, runTyped, loss, rank,
 //                                  patch} (engine.js; the same knobs for all):
+//     configure({base, urls, simd, read, hashes}): hashes is file name ("causal-h4-rotary.
+//        safetensors", "tokenizer.json") -> sha256 hex; a file with a known hash is refused,
+//        in plain words ("The model file … is damaged …"), when its bytes do not match
 //     await run(text, knobs) -> {tokens, ids, patterns [layer][head][query][key], guesses}
 //     await run(text, {...knobs, layer, head, detail: true}) -> also detail: {layer, head
 //        (clamped to the model), stages: {x, q, k, v, rot_q, rot_k (rotary only), scores,
@@ -40,12 +43,13 @@
 //                                  compute the Explore grid (static/explore_grid.js reads it)
 //
 // A page configures the engine with JSON, not code: an element
-// <script type="application/json" id="ae-engine-config">{"urls": {name: url}, "texts":
-// url, "model": name}</script> placed before this script (explorer/server/engine_route.py
-// writes it into Gradio's head, whose elements are added in order). With it, the engine
-// takes its files from those URLs, and once the page is idle fetches the default model, the
-// tokenizer and the caption's texts; other models on first use. Without it (the static
-// edition, tests) the caller configures the engine itself.
+// <script type="application/json" id="ae-engine-config">{"urls": {name: url}, "hashes":
+// {file name: sha256}, "texts": url, "model": name}</script> placed before this script
+// (explorer/server/engine_route.py writes it into Gradio's head, whose elements are added in
+// order). With it, the engine takes its files from those URLs, checked against those
+// hashes, and once the page is idle fetches the default model, the tokenizer and the
+// caption's texts; other models on first use. Without it (the static edition, tests) the
+// caller configures the engine itself (static/site/site.js: base and hashes).
 import { createEngine } from "./engine.js";
 import { alibiSlopes, Transformer } from "./model.js";
 import { createPayload } from "./payload.js";
@@ -80,7 +84,7 @@ function configureFromPage(AE) {
   const element = globalThis.document && document.getElementById(CONFIG_ID);
   if (!element) return;
   const config = JSON.parse(element.textContent);
-  AE.engine.configure({ urls: config.urls });
+  AE.engine.configure({ urls: config.urls, hashes: config.hashes });
   AE.payload.configure({ textsUrl: config.texts });
   AE.gridInBrowser = true;
   const idle = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));

@@ -7,7 +7,10 @@
 // that head large: a second grid fed a one-head payload. Start here: the steps of
 // explorer/views/start_here.py (HTML escaped by the builder), live where the engine computes
 // the step's view, else marked as recorded on the full app. The page's configuration is the
-// JSON in <script id="ae-config"> (explorer/site/config.py).
+// JSON in <script id="ae-config"> (explorer/site/config.py), whose `hashes` (file name ->
+// sha256) the engine checks every file against. This page has no server: its messages say
+// what went wrong in the browser (a model that did not load, a damaged file, the page opened
+// as a file), never that a server is busy.
 import { AE, engine, gridPayload, payload } from "../engine/index.js";
 import { grid, mount, panel } from "../live_grid.js";
 
@@ -19,7 +22,14 @@ const box = $("sentence-box");
 const dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
 const theme = dark ? "dark" : "light";
 const state = { layer: 0, head: 0, headsOff: new Set(), payload: null, hideGuesses: false };
-engine.configure({ base: "models/" });
+engine.configure({ base: "models/", hashes: CONFIG.hashes });
+// Opened as a file (file:///…/index.html, from a USB stick): such a page may read no file
+// beside it, so no model can load. Said at once, with how to serve the folder instead.
+const FROM_FILE = location.protocol === "file:";
+const SERVE_FOLDER =
+  "⚠️ This page was opened as a file, and a browser does not let such a page read the " +
+  "models beside it. Serve its folder instead: in a terminal in this folder run " +
+  "python -m http.server -d . 8000 then open http://localhost:8000/";
 payload.setTexts(CONFIG.engineTexts); // the caption's words, from the builder
 for (const id of ["app-link", "step-app-link"]) $(id).href = CONFIG.appUrl;
 
@@ -103,6 +113,7 @@ $("heads-off-boxes").addEventListener("change", (ev) => {
 
 // ------------------------------------------------------------------ the engine as "server"
 async function payloadFor(text, ctrls) {
+  if (FROM_FILE) return { ok: false, caption: SERVE_FOLDER };
   const name = modelName();
   if (!CONFIG.models.includes(name)) return { ok: false, caption: CONFIG.missing[name] };
   if (name !== state.model) {
@@ -114,9 +125,7 @@ async function payloadFor(text, ctrls) {
   }
   if (!engine.loaded(name)) {
     $("where").textContent = "⏳ Loading the model " + name + " into your browser…";
-    // engine.loaded() says yes once a run has had the tokenizer and the model: an empty
-    // sentence's run fetches both and costs nothing else
-    await engine.runTyped("", { model: name });
+    await loadModel(name);
   }
   const p = await gridPayload(text, ctrls, {
     colors: CONFIG.colors[theme],
@@ -125,6 +134,32 @@ async function payloadFor(text, ctrls) {
   });
   $("where").textContent = "Computed in your browser (" + name + ").";
   return p || { ok: false, caption: "⚠️ The browser cannot compute this view." };
+}
+
+// The model and the tokenizer into memory (engine.loaded() says yes once a run has had
+// both: an empty sentence's run fetches them and costs nothing else). A failure is thrown
+// in plain words, and said on the status line too: a damaged file in the engine's words,
+// anything else (offline, a file missing) as a download that did not arrive.
+async function loadModel(name) {
+  try {
+    await engine.runTyped("", { model: name });
+  } catch (e) {
+    const damaged = e && /is damaged/.test(e.message);
+    const why = damaged
+      ? e.message
+      : "Could not load the model " +
+        name +
+        " into your browser: check the connection, " +
+        "then change the sentence or a knob to try again.";
+    $("where").textContent = "⚠️ " + why;
+    throw new Error(why);
+  }
+}
+// The grid's caption when there is no grid: the reason, plainly (no server to be busy).
+function noAnswer(error) {
+  return (
+    "⚠️ " + (error && error.message ? error.message : "The browser could not compute this view.")
+  );
 }
 
 const views = {}; // the two grids, by view
@@ -139,7 +174,7 @@ function mountGrid(holder, view, options) {
   element.className = "ae-grid-box";
   element.innerHTML = CONFIG.gridHtml[view];
   holder.appendChild(element);
-  return mount(element, options);
+  return mount(element, { noAnswer, ...options });
 }
 
 // One head of the full payload as a payload of its own (live_grid.js panel()).
@@ -266,7 +301,8 @@ $("tab-steps").addEventListener("click", () => tab("steps"));
 // ------------------------------------------------------------------ start
 setControls(CONFIG.defaults);
 box.value = CONFIG.examples[0] || "";
-engine.load(CONFIG.defaultModel).catch(() => {}); // the default model first
+if (FROM_FILE) $("where").textContent = SERVE_FOLDER;
+else engine.load(CONFIG.defaultModel).catch(() => {}); // the default model first
 views.explore = mountGrid($("grid"), "explore", {
   onOpen: openHead,
   async data(req) {

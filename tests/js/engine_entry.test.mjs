@@ -1,16 +1,28 @@
 // The engine's entry (static/engine/index.js, bundled as static/build/engine.js): what it adds
 // to window.AttentionExplorer, merged with what is there, and how a page configures it with
 // JSON (the element explorer/server/engine_route.py writes): the URLs it reads its files
-// from, gridInBrowser, the default model fetched once the page is idle, engineReady. The
+// from, the hashes it checks them against, gridInBrowser, the default model fetched once the page is idle, engineReady. The
 // page is two small stand-ins: a document that has the config element, and an idle queue.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { readFixture } from "./fixtures/read.mjs";
 
+async function sha(file) {
+  return createHash("sha256")
+    .update(new Uint8Array(await readFixture(file)))
+    .digest("hex");
+}
 const CONFIG = {
   urls: {
     "causal-h4-rotary": "ae-engine/0123/causal-h4-rotary.safetensors",
     "tokenizer.json": "ae-engine/4567/tokenizer.json",
+    "causal-h2-none": "ae-engine/89ab/causal-h2-none.safetensors",
+  },
+  hashes: {
+    "causal-h4-rotary.safetensors": await sha("causal-h4-rotary.safetensors"),
+    "tokenizer.json": await sha("tokenizer.json"),
+    "causal-h2-none.safetensors": "0".repeat(64), // not its bytes: refused
   },
   texts: "ae-engine/engine_texts.json",
   model: "causal-h4-rotary",
@@ -54,6 +66,11 @@ test("the page's JSON configures the engine; the default model loads when idle",
   idle[0]();
   await AE.engine.load("causal-h4-rotary");
   await AE.engine.runTyped("", { model: "causal-h4-rotary" });
-  assert.deepEqual(asked.sort(), Object.values(CONFIG.urls).sort());
+  assert.deepEqual(
+    asked.sort(),
+    [CONFIG.urls["causal-h4-rotary"], CONFIG.urls["tokenizer.json"]].sort(),
+  );
   assert.equal(AE.engine.loaded("causal-h4-rotary"), true);
+  // the page's hashes are checked: a file whose bytes differ is refused
+  await assert.rejects(AE.engine.load("causal-h2-none"), /causal-h2-none\.safetensors is damaged/);
 });

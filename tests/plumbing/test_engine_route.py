@@ -1,25 +1,31 @@
 """explorer/server/engine_route.py: the browser engine's files served by one ASGI middleware:
-exactly the listed files (by their content's hash), immutable; the texts revalidated by ETag;
-nothing a
-request names is joined to a path; every other request passed on."""
+exactly the listed files (by their content's hash), immutable; a model only when its bytes
+hash as the manifest says, and every served file's sha256 in the page's configuration; the
+texts revalidated by ETag; nothing a request names is joined to a path; every other request
+passed on."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
+import shutil
 
 import httpx
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
+from explorer.paths import CHECKPOINTS
 from explorer.server.engine_route import (
     CONFIG_ID,
     IMMUTABLE,
     PREFIX,
     TEXTS,
     EngineFiles,
+    catalogue,
+    config,
     files,
     head,
     urls,
@@ -81,3 +87,44 @@ def test_the_head_is_the_configuration_as_json_then_the_bundle():
     assert config["urls"] == urls() and config["texts"] == PREFIX.lstrip("/") + TEXTS
     assert config["model"] in config["urls"]
     assert bundle == f' src="{urls()["engine.js"]}"'
+
+
+def _sha256(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_damaged_model_is_not_served(tmp_path, caplog):
+    """A copy of the checkpoints with one model's byte flipped: that model is left out
+    (logged), the intact one and the tokenizer are served with their own bytes' sha256."""
+    for name in ("manifest.json", "tokenizer.json", "causal-h4-rotary.safetensors",
+                 "causal-h2-none.safetensors"):
+        shutil.copyfile(CHECKPOINTS / name, tmp_path / name)
+    damaged = tmp_path / "causal-h2-none.safetensors"
+    data = bytearray(damaged.read_bytes())
+    data[-3] ^= 0x40
+    damaged.write_bytes(bytes(data))
+    with caplog.at_level("WARNING", logger="attention_explorer"):
+        served = catalogue(tmp_path, tmp_path / "no-build")
+    names = {key.split("/", 1)[1]: sha for key, (_, sha) in served.items()}
+    assert set(names) == {"causal-h4-rotary.safetensors", "tokenizer.json"}
+    for name, sha in names.items():
+        assert sha == _sha256(CHECKPOINTS / name)
+    assert "causal-h2-none.safetensors" in caplog.text
+    # the same folder with that model intact again: it is served
+    shutil.copyfile(CHECKPOINTS / damaged.name, damaged)
+    again = {key.split("/", 1)[1] for key in catalogue(tmp_path, tmp_path / "no-build")}
+    assert "causal-h2-none.safetensors" in again
+
+
+def test_the_configuration_carries_every_read_files_sha256():
+    manifest = json.loads((CHECKPOINTS / "manifest.json").read_text())["files"]
+    hashes = config()["hashes"]
+    models = [name for name in urls() if name.startswith(("causal-", "bidir-"))]
+    assert len(models) == 21
+    assert set(hashes) == {f"{m}.safetensors" for m in models} | {"tokenizer.json"}
+    for name, sha in hashes.items():
+        assert sha == _sha256(CHECKPOINTS / name), name
+        if name.endswith(".safetensors"):
+            assert sha == manifest[name], name
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", head(), re.S)
+    assert json.loads(scripts[0][1])["hashes"] == hashes

@@ -1,12 +1,15 @@
-"""``python -m explorer.site OUT``: what the folder holds, its sizes and the Space card."""
+"""``python -m explorer.site OUT``: what the folder holds, its sizes, the Space card, and
+only honest model files (their sha256 as the manifest says, and in the page's config)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
 
-from explorer.paths import STATIC
-from explorer.site.build import zoo_models
+from explorer.paths import CHECKPOINTS, STATIC
+from explorer.site.build import build, zoo_models
 from explorer.site.markdown import to_html
 from explorer.views.controls import OBJECTIVES, SCALE_CHOICES
 from explorer.views.start_here import default_path
@@ -72,3 +75,46 @@ def test_config_comes_from_the_views(site, resources):
 def test_markdown_is_escaped():
     assert to_html("**a** <b>x</b> *y* `z`") == \
         "<strong>a</strong> &lt;b&gt;x&lt;/b&gt; <em>y</em> <code>z</code>"
+
+
+def _sha256(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_every_file_copied_is_in_the_config_with_its_sha256(site):
+    hashes = config_of(site)["hashes"]
+    manifest = json.loads((CHECKPOINTS / "manifest.json").read_text())["files"]
+    copied = {p.name for p in (site / "models").iterdir()}
+    assert set(hashes) == copied and len(copied) == 22  # 21 models and the tokenizer
+    for name, sha in hashes.items():
+        assert sha == _sha256(site / "models" / name) == manifest[name], name
+
+
+def test_a_damaged_model_is_left_out(tmp_path, caplog):
+    """Built from a copy of three checkpoints, one with a byte flipped: that one is neither
+    copied (an older build's copy is removed) nor offered, and a warning names it."""
+    source = tmp_path / "checkpoints"
+    source.mkdir()
+    good = ["causal-h4-rotary", "causal-h2-rotary"]
+    for name in ["manifest.json", "tokenizer.json",
+                 *(f"{m}{ext}" for m in [*good, "causal-h1-none"]
+                   for ext in (".safetensors", ".json"))]:
+        shutil.copyfile(CHECKPOINTS / name, source / name)
+    damaged = source / "causal-h1-none.safetensors"
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    damaged.write_bytes(bytes(data))
+    out = tmp_path / "site"
+    (out / "models").mkdir(parents=True)
+    shutil.copyfile(damaged, out / "models" / damaged.name)  # an older build's copy
+    with caplog.at_level("WARNING"):
+        build(out, checkpoints=source)
+    assert sorted(p.name for p in (out / "models").iterdir()) == [
+        "causal-h2-rotary.safetensors", "causal-h4-rotary.safetensors", "tokenizer.json"]
+    config = config_of(out)
+    assert config["models"] == sorted(good)
+    assert config["hashes"] == {p.name: _sha256(CHECKPOINTS / p.name)
+                                for p in (out / "models").iterdir()}
+    assert "causal-h1-none" in config["missing"]
+    assert any("causal-h1-none.safetensors" in r.getMessage() and r.name == "explorer.site.build"
+               for r in caplog.records)
