@@ -25,6 +25,12 @@ What Python says, for the JavaScript to match (tests/js/*.test.mjs):
   (mask off, scaling none, temperature), and :func:`explorer.analysis.patching.patch` on
   pairs of texts (one under ``MIN_GAP``), with the Patch view's guesses for the head it
   patches (``engine.patch``, static/engine/patching.js).
+* ``tiny_steps.json``: what the static edition's Start here computes besides: numpy's
+  ``default_rng(seed).permutation(n)`` (static/engine/numpy_random.js), the shuffle test's
+  word starts and word order (:mod:`explorer.analysis.positional_views`) on lists of pieces,
+  :func:`~explorer.analysis.positional_views.shuffle_experiment` on the tiny models under
+  the page's knobs (``engine.shuffle``), and :func:`explorer.views.ablate.ablate` with its
+  guesses before -> after (:func:`explorer.views.compare.prediction_rows`, ``engine.ablate``).
 * ``payload_cases.json``: :func:`explorer.views.grid_payload.grid_payload` of the tiny zoo
   for sentences and knobs that make every kind of caption, and the texts the browser reads
   (:func:`explorer.views.engine_texts.engine_texts`).
@@ -50,6 +56,11 @@ from tokenizers import pre_tokenizers, trainers
 
 from explorer.analysis.losses import LossSpec, loss_spec, spec_loss
 from explorer.analysis.patching import HEAD_HOOK, patch, patch_one
+from explorer.analysis.positional_views import (
+    shuffle_experiment,
+    word_permutation,
+    word_starts,
+)
 from explorer.analysis.run import MAX_CHARS, analyse, prepare
 from explorer.analysis.stages import head_stages
 from explorer.models.checkpoint import load_model, save_model
@@ -59,7 +70,7 @@ from explorer.models.tokenizer import SPECIAL_TOKENS, Tokenizer, new_bpe
 from explorer.models.transformer import Transformer
 from explorer.models.zoo import Zoo
 from explorer.paths import CHECKPOINTS
-from explorer.views.ablate import rank_heads
+from explorer.views.ablate import ablate, rank_heads
 from explorer.views.compare import prediction_rows
 from explorer.views.controls import CONTROL_NAMES, parse_controls
 from explorer.views.engine_texts import engine_texts
@@ -353,6 +364,90 @@ def tiny_detail(zoo: Zoo, tok: Tokenizer) -> dict:
             "patches": [patch_case(zoo, tok, *case) for case in PATCH_CASES]}
 
 
+# numpy's generator: (seed, the lengths of permutations drawn one after the other)
+PERMUTATIONS = [(0, [2, 5, 7, 1, 30]), (1, [3, 3, 3, 3]), (7, [12, 100]),
+                (2**32 + 5, [9]), (2**70 + 3, [16]), (123456789, [300])]
+WORD_PIECES = [[], ["one"], ["The", " dog", " ran", "."], ["a", "b", " c", "\u3000d", "\xa0e"],
+               ["x", "\u200bq", "\ufeffr", " s", "\x85t", "\x1cu", "\tv"],
+               ["Mia", " made", " a", " list", ":", " spoon", " lamp", " sock", "."]]
+# (model, text, knobs with layer and head, seed): each encoding, a masked-word model, one
+# word, a head out of range (clamped), heads off and the mask knob on (the test ignores it)
+SHUFFLE_CASES = [
+    ("causal-h2-none", "the dog ran to the park", {"layer": 1, "head": 1}, 0),
+    ("causal-h4-sinusoidal", "the cat sat on the mat.", {"layer": 0, "head": 2}, 0),
+    ("causal-h1-learned", "a red ball and a cat", {"layer": 1, "head": 0, "scale": "none"}, 3),
+    ("causal-h4-rotary", "the cat sat on the mat.", {"layer": 1, "head": 3, "causal": True,
+                                                      "temperature": 2.0}, 0),
+    ("causal-h8-alibi", "every day the cat sat", {"layer": 9, "head": 9}, 1),
+    ("bidir-h4-rotary", "the [mask] sat on the mat", {"layer": 0, "head": 1}, 0),
+    ("causal-h2-none", "cat", {"layer": 0, "head": 0}, 0),
+    ("causal-h4-rotary", "the dog ran", {"layer": 0, "head": 0, "heads_off": [[0, 1]]}, 5),
+]
+# (model, text, knobs with heads_off): none off, one, several; a masked-word model with and
+# without its [mask]; a sentence with no loss; a top guess that changes
+ABLATE_CASES = [
+    ("causal-h4-rotary", "the cat sat on the mat. the", {}),
+    ("causal-h4-rotary", "the cat sat on the mat. the", {"heads_off": [[1, 2]]}),
+    ("causal-h8-alibi", "the dog ran to the", {"heads_off": [[0, 0], [1, 5], [1, 7]],
+                                               "temperature": 0.5}),
+    ("causal-h2-none", "a", {"heads_off": [[0, 1]]}),
+    ("causal-h1-learned", "she liked to play with", {"heads_off": [[1, 0]]}),  # a new guess
+    ("bidir-h4-rotary", "the [mask] sat on the mat", {"heads_off": [[0, 2]]}),
+    ("bidir-h4-rotary", "the cat sat", {"heads_off": [[1, 1]], "causal": True}),
+]
+
+
+def _square(values: np.ndarray | None):
+    return None if values is None else values.round(6).tolist()
+
+
+def shuffle_case(zoo: Zoo, tok: Tokenizer, name: str, text: str, raw: dict, seed: int) -> dict:
+    model = zoo.get(name)
+    knobs, settings = _settings(raw, model.config.n_heads)
+    r = shuffle_experiment(model, tok, text, settings, raw["layer"], raw["head"], seed)
+    return {"model": name, "text": text, "knobs": knobs, "seed": seed,
+            "tokens": r.tokens, "shuffledTokens": r.shuffled_tokens,
+            "perm": None if r.perm is None else r.perm.tolist(), "layer": r.layer,
+            "head": r.head, "original": _square(r.original), "shuffled": _square(r.shuffled),
+            "restored": _square(r.restored), "maxDiffHead": round(r.max_diff_head, 6),
+            "maxDiffAll": round(r.max_diff_all, 6), "topChanged": r.top_changed}
+
+
+def ablate_case(zoo: Zoo, tok: Tokenizer, name: str, text: str, raw: dict) -> dict:
+    model = zoo.get(name)
+    knobs, settings = _settings(raw, model.config.n_heads)
+    a = ablate(model, tok, text, settings, [tuple(h) for h in knobs.get("heads_off", [])])
+    rows = prediction_rows(tok, a.on.probs, a.off.probs) if a.on.probs is not None else []
+    top = None
+    if a.on.probs is not None:
+        before, after = int(np.argmax(a.on.probs)), int(np.argmax(a.off.probs))
+        top = {"was": tok.decode([before]), "wasOn": round(float(a.on.probs[before]), 6),
+               "wasOff": round(float(a.off.probs[before]), 6), "now": tok.decode([after]),
+               "nowOff": round(float(a.off.probs[after]), 6)}
+    return {"model": name, "text": text, "knobs": knobs, "tokens": a.tokens,
+            "predictAt": a.on.predict_at,
+            "guesses": [[t, round(p, 6), round(q, 6)] for t, p, q in rows], "top": top,
+            "lossOn": _maybe(a.loss_on), "lossOff": _maybe(a.loss_off), "how": a.loss_how}
+
+
+def _maybe(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+def tiny_steps(zoo: Zoo, tok: Tokenizer) -> dict:
+    permutations = []
+    for seed, lengths in PERMUTATIONS:
+        rng = np.random.default_rng(seed)
+        permutations.append({"seed": str(seed), "lengths": lengths,
+                             "drawn": [rng.permutation(n).tolist() for n in lengths]})
+    words = [{"pieces": p, "starts": word_starts(p),
+              "orders": [None if (o := word_permutation(p, seed)) is None else o.tolist()
+                         for seed in (0, 1, 2)]} for p in WORD_PIECES]
+    return {"permutations": permutations, "words": words,
+            "shuffles": [shuffle_case(zoo, tok, *case) for case in SHUFFLE_CASES],
+            "ablations": [ablate_case(zoo, tok, *case) for case in ABLATE_CASES]}
+
+
 def _controls(objective: str, heads: int, pos: str, mask="as trained", scaling="1/√d_head",
               temperature=1.0, layer=0, head=0, theme="light") -> dict:
     return dict(zip(CONTROL_NAMES, (objective, heads, pos, mask, scaling, temperature,
@@ -394,6 +489,7 @@ def fixtures() -> dict[str, bytes]:
                "tiny_runs.json": _json(tiny_runs(zoo, tiny)),
                "tiny_losses.json": _json(tiny_losses(zoo, tiny)),
                "tiny_detail.json": _json(tiny_detail(zoo, tiny)),
+               "tiny_steps.json": _json(tiny_steps(zoo, tiny)),
                "payload_cases.json": _json(payload_cases(zoo, tiny))}
     finally:
         torch.set_num_threads(threads)

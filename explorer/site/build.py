@@ -47,9 +47,9 @@ short_description: {short}
 # Attention Explorer — static edition
 
 Type a sentence and see what every attention head of a small trained transformer does
-with it; the models run in your browser, so this folder needs no server, only a static host.
-The full app (every view, training snapshots, Patch, the Lab) is the `attention-explorer`
-repository: `pip install -r requirements.txt && python app.py`.
+with it, or follow Start here's nine steps; the models run in your browser, so this folder
+needs no server, only a static host. The full app (every view, the training snapshots, the
+Lab) is the `attention-explorer` repository: `pip install -r requirements.txt && python app.py`.
 """
 SHORT_DESCRIPTION = "Every attention head of a small transformer, in your browser"
 

@@ -1,10 +1,15 @@
 """The static page's configuration, read from the views (never retyped): the knobs' labels
 and choices (explorer/views/controls.py), the canvas colours (grid_payload.canvas_colors),
-the Start here steps (explorer/views/start_here.py) and the grid's markup and CSS (their one
-source, explorer/views/grid_markup.py, as the app's Explore and the notebook use)."""
+the Start here steps (explorer/views/start_here.py, in the static edition's words), the
+shuffle test's readings (explorer/analysis/positional_views.equivariance_gap) and the
+grid's markup and CSS (their one source, explorer/views/grid_markup.py, as the app's Explore
+and the notebook use)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+from explorer.analysis.positional_views import equivariance_gap
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo, checkpoint_name
 from explorer.site.markdown import to_html
@@ -21,34 +26,79 @@ from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.grid_payload import canvas_colors, plain_status
 from explorer.views.start_here import DEFAULTS, Step, default_path
 
-# The views a static page can draw with the browser's engine: Explore's grid and large head,
-# and Ablate's question (the guesses with heads switched off, ticked under the knobs).
-LIVE_TABS = ("explore", "ablate")
+# What the static page draws for a step, by the view the step opens (static/site/steps.js):
+# Explore's large head over the grid; Ablate's guesses before -> after and ranking; the
+# Positional encodings view's shuffle test; Compare's one head as trained and with the
+# step's own scaling; Patch's heatmap. Through training and the Lab are the full app's
+# ("app": the step's text, and a line with the link).
+FIGURES = {"explore": "large", "ablate": "ablate", "positional": "shuffle",
+           "compare": "compare", "patch": "patch", "training": "app", "lab": "app"}
+# An Explore step that turns a knob away from training (step 4's mask) shows the loss as
+# trained and now beside its large head, as the app's guesses legend does.
+TRAINED_KNOBS = ("objective", "heads", "pos", "mask", "scaling", "temperature")
+# The static edition's one line on a step whose view only the full app has (the link follows).
+IN_THE_APP = {
+    "training": "This step's view, Through training, is in the full app: its training "
+                "snapshots do not run in the browser yet.",
+    "lab": "The Lab runs in the full app until this page has a Lab of its own.",
+}
+# A figure of the app's that the static page draws under another selector; the others a
+# step hides (the shuffle test's and the Patch view's elem ids) are drawn under the app's.
+SAME_AS = {"#predictions": "#head-large .ae-grid-guesses"}
 # The knobs a step sets (explorer.views.controls.CONTROL_NAMES but the theme: the page's
 # follows the system's).
 CONTROL_ORDER = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
                  "head")
 
 
+def _figure(step: Step) -> str:
+    figure = FIGURES[step.tab]
+    controls = step.controls()
+    if figure == "large" and any(controls[k] != DEFAULTS[k] for k in TRAINED_KNOBS):
+        return "losses"
+    return figure
+
+
 def _step(step: Step) -> dict:
-    live = step.tab in LIVE_TABS
     controls = step.controls()
     return {
-        "title": step.title, "tab": step.tab, "live": live,
+        "title": step.title, "tab": step.tab, "figure": _figure(step),
         "look": to_html(step.look), "question": to_html(step.question),
         "answer": to_html(step.answer),
+        "elsewhere": IN_THE_APP.get(step.tab, ""),
         "text": controls.get("text", ""),
         "controls": {k: controls[k] for k in CONTROL_ORDER},
-        # what gives the answer away in a live step: the guesses (step 2)
-        "hideGuesses": any("guesses" in s or "predictions" in s for s in step.hidden),
+        # the view's own controls: Compare's scaling, Patch's corrupted sentence
+        "own": {k: v for k, v in step.own.items() if k in ("scaling", "corrupt")},
+        # what gives the answer away, covered until Reveal (CSS selectors of our own markup)
+        "hidden": [SAME_AS.get(s, s) for s in step.hidden],
     }
+
+
+# a difference no reading of equivariance_gap's rounds to (found and replaced by {diff})
+_PROBE = 987.654
+
+
+def shuffle_words() -> dict:
+    """equivariance_gap's three readings of the shuffle test, for the page to fill in: one
+    word ("none"), the same attention ("same", under ``bar``), changed ("changed", with
+    {diff} where the largest difference goes, 3 decimals)."""
+    def said(perm, diff):
+        return equivariance_gap(SimpleNamespace(perm=perm, max_diff_all=diff))
+
+    bar, same, changed = 1e-4, said([1, 0], 0.0), said([1, 0], _PROBE)
+    # the bar is equivariance_gap's own: just under it the same reading, at it not
+    assert said([1, 0], bar * 0.999) == same != said([1, 0], bar)
+    assert f"{_PROBE:.3f}" in changed
+    return {"none": said(None, 0.0), "same": same, "bar": bar,
+            "changed": changed.replace(f"{_PROBE:.3f}", "{diff}")}
 
 
 def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
                 hashes: dict[str, str]) -> dict:
     """Everything site.js reads (one JSON object, inlined into index.html). ``hashes``: file
     name under models/ -> sha256, for the engine to check each file against (build.py)."""
-    steps = default_path(zoo, tok)
+    steps = default_path(zoo, tok, edition="static")
     examples = list(dict.fromkeys(s.controls().get("text", "") for s in steps))
     # what the caption says for a combination of knobs that has no trained model
     offered = [checkpoint_name(o, h, p) for o in OBJECTIVES.values() for h in HEADS
@@ -64,8 +114,11 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
         "colors": {"light": canvas_colors("light"), "dark": canvas_colors("dark")},
         "examples": [e for e in examples if e],
         "steps": [_step(s) for s in steps],
+        "shuffleWords": shuffle_words(),
         "gridHtml": {view: grid_markup(view) for view in ("explore", "head")},
-        "gridCss": grid_css("#grid") + "\n" + grid_css("#head-large"),
+        # the grid's CSS where it is drawn: every head, the head large, a step's panels
+        "gridCss": "\n".join(grid_css(f"#{box}") for box in ("grid", "head-large",
+                                                              "step-figure")),
         "missing": missing,
         "engineTexts": engine_texts(),  # static/engine/payload.js's words, set, not fetched
     }

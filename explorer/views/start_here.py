@@ -10,6 +10,12 @@ Each step also names the figures of its view that it is about (``figures``: elem
 first one the key figure): the view shows them first, under the step's question, so that
 they are on the first screen of a laptop, a projector and a phone (explorer/ui/step_bar.py).
 
+The texts serve two editions: the full app (``edition="app"``, the default) and the static
+edition (``"static"``, explorer/site/), whose page computes Explore, Ablate, the shuffle test,
+the scaling comparison and Patch in the browser but has neither Through training nor the
+Lab, nor the app's sliders and pattern table. The prose is written once; where a phrase
+names something only one edition has, :func:`_by` picks that edition's short alternative.
+
 Pure data and functions: no gradio, no torch, no user text in any string here. The numbers
 a step quotes about the model come from its evaluation or from
 :mod:`explorer.views.start_here_numbers` (measured when the page starts).
@@ -37,6 +43,16 @@ STORY = "Once there was a girl named Mia. Mia had a red ball. One day Mia gave t
 REPEAT = ("Mia made a list: spoon lamp sock bread egg coat fork shoe. "
           "She read it again: spoon lamp sock bread egg")
 ORDER = "The dog chased the cat into the garden."
+# The editions the texts are written for: the full app, and the static edition (explorer/site)
+EDITIONS = ("app", "static")
+
+
+def _by(edition: str, app: str, static: str) -> str:
+    """``app``'s words in the full app, ``static``'s in the static edition: for a phrase that
+    names something only one of them has (a view, the sliders, the pattern table)."""
+    if edition not in EDITIONS:
+        raise ValueError(f"no edition {edition!r}: one of {EDITIONS}")
+    return static if edition == "static" else app
 
 
 @dataclass(frozen=True)
@@ -76,7 +92,7 @@ def _find(heads: list[ClearHead], kind: str) -> ClearHead | None:
     return next((h for h in heads if h.kind == kind), None)
 
 
-def _copies_stories(ind: ClearHead) -> str:
+def _copies_stories(ind: ClearHead, edition: str = "app") -> str:
     """What the page counts say of the copying head on stories said twice, if measured."""
     if not ind.on_page:
         return ""
@@ -86,19 +102,20 @@ def _copies_stories(ind: ClearHead) -> str:
                 f"said twice it hardly copies (named on {named} of {of} held-out story "
                 "openings said twice). Try it: paste a sentence of your own twice.")
     return (f" It copies more than lists: on {named} of {of} held-out story openings said "
-            "twice the page names it. Try it: paste a sentence of your own twice.")
+            "twice " + _by(edition, "the page names it", "the full app's table names it")
+            + ". Try it: paste a sentence of your own twice.")
 
 
-def default_path(zoo: Zoo, tok: Tokenizer | None = None) -> list[Step]:
+def default_path(zoo: Zoo, tok: Tokenizer | None = None, edition: str = "app") -> list[Step]:
     """The path for the default model of ``zoo``, pointed at the heads its evaluation found;
-    with ``tok``, the numbers it quotes measured on that model."""
+    with ``tok``, the numbers it quotes measured on that model; in ``edition``'s words."""
     evaluation = zoo.evals.get(DEFAULT_NAME)
     heads = clear_heads(evaluation)
     ind = _find(heads, "induction")
     measured = (measure(zoo, tok, STORY, REPEAT, (ind.layer, ind.head) if ind else None,
                         (EXAMPLE_CLEAN, EXAMPLE_CORRUPT))
                 if tok is not None else None)
-    return steps(evaluation, measured, read_findings())
+    return steps(evaluation, measured, read_findings(), edition)
 
 
 def _lists_without(evaluation: dict | None, kind: str) -> tuple[int, int] | None:
@@ -133,7 +150,7 @@ def _copy_answer(evaluation: dict | None, prev: ClearHead | None) -> str:
         "word came before.")
 
 
-def _mask_answer(ind: ClearHead | None, m: Measured | None) -> str:
+def _mask_answer(ind: ClearHead | None, m: Measured | None, edition: str = "app") -> str:
     """Step 4: what the mask off does to the loss and to the copying head, measured."""
     if ind is None:
         return ("The guesses get worse, because the model was never trained to cope with "
@@ -141,8 +158,10 @@ def _mask_answer(ind: ClearHead | None, m: Measured | None) -> str:
                 "view.")
     name = f"**L{ind.layer} H{ind.head}**"
     if m is None or m.next_share is None or m.loss_unmasked_no_copy is None:
-        easier = ("And the sentence gets *easier*: open **Ablate**, whose loss follows the "
-                  "knobs, and it is lower with the mask off. ")
+        easier = ("And the sentence gets *easier*: "
+                  + _by(edition, "open **Ablate**, whose loss follows the knobs, and it",
+                        "the step's losses say so: it")
+                  + " is lower with the mask off. ")
         share = (f"The copying head, {name}, looks for what came after the current word; "
                  "with the mask off, part of that is the very next word, in plain view "
                  "(switch it off too and the advantage goes). ")
@@ -150,11 +169,14 @@ def _mask_answer(ind: ClearHead | None, m: Measured | None) -> str:
         easier = (f"And this sentence gets *easier*: its loss is **{m.loss_masked:.2f} with "
                   f"the mask** and **{m.loss_unmasked:.2f} without** (lower = easier to "
                   "guess). ")
-        share = (f"The copying head, {name} (large above), looks for what came after the "
-                 f"current word; with the mask off, {m.next_share:.0%} of its attention lands "
-                 "on the very next word, in plain view: too little for the table to name a "
-                 "pattern, enough to help. Switch it off as well (**Ablate**) and the loss "
-                 f"rises to {m.loss_unmasked_no_copy:.2f}. ")
+        share = (f"The copying head, {name} ({_by(edition, 'large above', 'the large head')}),"
+                 " looks for what came after the current word; with the mask off, "
+                 f"{m.next_share:.0%} of its attention lands "
+                 "on the very next word, in plain view: too little "
+                 + _by(edition, "for the table to name a pattern", "to count as a pattern")
+                 + ", enough to help. Switch it off as well ("
+                 + _by(edition, "**Ablate**", "the last of the step's three losses")
+                 + f") and the loss rises to {m.loss_unmasked_no_copy:.2f}. ")
     return (easier + share + "That is why a model is trained with the mask: otherwise it "
             "would learn to read the answer instead of predicting it. (On a short opening "
             "like this one; over a longer text the model, never trained to see ahead, does "
@@ -249,24 +271,28 @@ def _lab_answer(found: dict | None) -> str:
     return "".join(said) + why
 
 
-def _previous_answer(prev) -> str:
+def _previous_answer(prev, edition: str = "app") -> str:
     """Step 1's answer: the previous-token head found (its score, how often the page names
     it), or what to look for when none cleared the bar."""
     return (
         f"**Layer {prev.layer}, head {prev.head}**: on held-out stories it puts "
-        f"{prev.score:.0%} of its attention on the word just before. The sliders now point "
-        "at it: in its large view, the bright cells sit just left of the diagonal. Why "
+        f"{prev.score:.0%} of its attention on the word just before. "
+        + _by(edition, "The sliders now point at it: in its large view,",
+              "It is the large head now:")
+        + " the bright cells sit just left of the diagonal. Why "
         "would a model want that? So the next layer knows which word came before each word."
         + (f" The table names it only where it clears the bar on the sentence itself: it did "
            f"on {prev.on_page[0]} of {prev.on_page[1]} held-out story openings, so on some "
-           "sentences of your own it will say *no clear pattern*." if prev.on_page else "")
+           "sentences of your own it will say *no clear pattern*."
+           if prev.on_page and edition == "app" else "")
         if prev else
         "This model has no head that clears the bar (half its attention on the previous "
         "word on held-out stories). Look for the head closest to a line just below the "
-        "diagonal: the table under the figures names the heads that pass on this sentence.")
+        "diagonal" + _by(edition, ": the table under the figures names the heads that pass "
+                         "on this sentence.", "."))
 
 
-def _copying_answer(ind, measured: Measured | None) -> str:
+def _copying_answer(ind, measured: Measured | None, edition: str = "app") -> str:
     """Step 2's answer: the induction head found and the guess it makes, or why the model
     cannot copy the list."""
     return (
@@ -274,22 +300,24 @@ def _copying_answer(ind, measured: Measured | None) -> str:
         "the second copy it looks at the word that came *after* the same word in the first "
         f"copy ({ind.score:.0%} on held-out word lists), so the model can guess that what "
         "came next last time comes next again. " + _stripe(measured)
-        + " The guesses should say **coat**." + _copies_stories(ind)
+        + " The guesses should say **coat**." + _copies_stories(ind, edition)
         if ind else
         "This model grew no induction head that passes the held-out check, so it cannot "
         "copy the list: its guess is a likely word, not the next one of the list.")
 
 
 def steps(evaluation: dict | None, measured: Measured | None = None,
-          lab: dict | None = None) -> list[Step]:
+          lab: dict | None = None, edition: str = "app") -> list[Step]:
     """The path for the default model, given its evaluation (``eval/NAME.json``) and, when
     they were measured, the numbers it quotes (:func:`explorer.views.start_here_numbers.measure`);
-    ``lab``: the Lab's findings (:mod:`explorer.training.lab_findings`) for its step."""
+    ``lab``: the Lab's findings (:mod:`explorer.training.lab_findings`) for its step;
+    ``edition``: whose words (:data:`EDITIONS`)."""
     heads = clear_heads(evaluation)
     prev, ind = _find(heads, "previous-token"), _find(heads, "induction")
     at_prev = {"layer": prev.layer, "head": prev.head} if prev else {}
     at_ind = {"layer": ind.layer, "head": ind.head} if ind else {}
-    prev_answer, ind_answer = _previous_answer(prev), _copying_answer(ind, measured)
+    prev_answer = _previous_answer(prev, edition)
+    ind_answer = _copying_answer(ind, measured, edition)
     big = ("head-large",)  # Explore's large head (the guesses beside it on a laptop)
     return [
         Step("1 · Every head at once",
@@ -308,7 +336,8 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              # the guesses, "coat 63 %": the chart and the line above the grid
              hidden=("#predictions", "#grid .ae-grid-guesses")),
         Step("3 · Switch it off",
-             "Switch the head of step 2 off: click its square in the grid, or tick it below."
+             "Switch the head of step 2 off: click its square in the grid, or tick it "
+             + _by(edition, "below.", "under **Switch heads off**.")
              + (f" It is **L{ind.layer} H{ind.head}**." if ind else ""),
              "Will the guess still say the next word of the list?",
              _copy_answer(evaluation, prev), "ablate", {"text": REPEAT},
@@ -319,7 +348,7 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "What appears in the squares? Will the model find the words of this sentence "
              "easier or harder to guess?",
              "Weight appears *above* the diagonal: words now see the future. "
-             + _mask_answer(ind, measured),
+             + _mask_answer(ind, measured, edition),
              "explore", {"text": STORY, "mask": "off", **at_ind},
              # the guesses' legend gives the sentence's loss as trained and now: the top
              # guess gets worse while the sentence gets easier (issue 42 item 5)
@@ -355,13 +384,14 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              own={**{k: DEFAULTS[k] for k in ("objective", "heads", "pos", "mask",
                                               "temperature")}, "scaling": "none"}),
         Step("7 · How heads appear",
-             "The view starts at the first snapshot, almost untrained. Slide **Training "
-             "snapshot** to the right, one snapshot at a time, and watch the status and the "
-             "curves.",
+             _by(edition, "The view", "There, the view") + " starts at the first snapshot, "
+             "almost untrained. Slide **Training snapshot** to the right, one snapshot at a "
+             "time, and watch the status and the curves.",
              "Which appears first: the previous-word head or the copying head?",
              "The previous-word head comes first and grows slowly; the copying head appears "
-             "suddenly, later, once a previous-word head exists for it to build on: the "
-             "copy curves (dotted: this list said twice; dash-dot: the built-in list) "
+             "suddenly, later, once a previous-word head exists for it to build on: "
+             + _by(edition, "the", "the full app's") + " copy curves (dotted: this list "
+             "said twice; dash-dot: the built-in list) "
              "jump from near zero to most of the head's attention between two snapshots.",
              "training",
              {"text": REPEAT, **at_ind},  # the large head: the copying one, to watch appear
@@ -382,9 +412,11 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              hidden=("#patch-heads", "#patch-reading", "#patch-guesses",
                      "#patch-pair .virtual-body > .virtual-row:nth-child(3)")),
         Step("9 · Train your own",
-             "A tiny transformer learns random words in which a block is said twice. "
-             "**Layers** is now *1*: press **Train** and watch the induction score; then "
-             "train *2* layers. The class's table keeps both runs.",
+             _by(edition, "A", "There, a") + " tiny transformer learns random words in which "
+             "a block is said twice. "
+             + _by(edition, "**Layers** is now *1*: press", "Set **Layers** to *1*, press")
+             + " **Train** and watch the induction score; then train *2* layers. The class's "
+             "table keeps both runs.",
              "Can a model with one layer grow an induction head? And with two?",
              _lab_answer(lab), "lab", {"text": STORY},
              figures=("lab-run",), key="lab-run",  # Train, the status, the chart

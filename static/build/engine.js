@@ -1,16 +1,5 @@
 // Built by scripts/build_js.mjs from static/ (npm run build): do not edit.
 (() => {
-  // static/engine/io.js
-  async function fetchBytes(url) {
-    const answer = await fetch(url);
-    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
-    return answer.arrayBuffer();
-  }
-  var utf8 = new TextDecoder();
-  async function readJSON(url, read = fetchBytes) {
-    return JSON.parse(utf8.decode(await read(url)));
-  }
-
   // static/engine/losses.js
   var MAX_MASKED = 16;
   function plural(n, word) {
@@ -115,6 +104,216 @@
     const spec = specOf(tokenizer, model, text);
     if (spec.reason) return { base: null, positions: 0, how: spec.reason, heads: [] };
     return { ...rankHeads(model, spec, settings), positions: spec.positions, how: spec.how };
+  }
+
+  // static/engine/patching.js
+  var MIN_GAP = 1;
+  var TOP_K = 8;
+  function argmax(a, not = -1) {
+    let best = -1;
+    for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
+    return best;
+  }
+  function softmax(logits) {
+    const max = logits[argmax(logits)];
+    const p = new Float64Array(logits.length);
+    let sum = 0;
+    for (let i = 0; i < p.length; i++) sum += p[i] = Math.exp(logits[i] - max);
+    for (let i = 0; i < p.length; i++) p[i] /= sum;
+    return p;
+  }
+  function topIds(p, k) {
+    const ids = Array.from(p.keys());
+    ids.sort((a, b) => p[b] - p[a] || a - b);
+    return ids.slice(0, k);
+  }
+  function predictionRows(tokenizer, left, right, k = TOP_K) {
+    const ids = [];
+    for (const p of [left, right]) for (const i of topIds(p, k)) if (!ids.includes(i)) ids.push(i);
+    const rows = ids.map((i) => ({
+      token: tokenizer.decode([i]),
+      corrupted: left[i],
+      patched: right[i]
+    }));
+    rows.sort((a, b) => Math.max(b.corrupted, b.patched) - Math.max(a.corrupted, a.patched));
+    return rows;
+  }
+  function baseRuns(model, cleanIds, corruptIds, settings) {
+    const { n_layers: L, d_model: d } = model.config, n = cleanIds.length;
+    const keep = (z, post) => (l, where, s) => {
+      if (where === "z" && z) z.set(s.z.subarray(0, n * d), l * n * d);
+      if (where === "post") post.set(s.x.subarray(0, n * d), l * n * d);
+    };
+    const cleanZ = new Float32Array(L * n * d), cleanPost = new Float32Array(L * n * d), corruptPost = new Float32Array(L * n * d);
+    const clean2 = model.forward(cleanIds, settings, n - 1, { tap: keep(cleanZ, cleanPost) }).logits;
+    const corrupt = model.forward(corruptIds, settings, n - 1, {
+      save: true,
+      tap: keep(null, corruptPost)
+    }).logits;
+    return { clean: clean2, corrupt, cleanZ, cleanPost, corruptPost };
+  }
+  function headPatched(model, ids, settings, runs, layer, head) {
+    const d = model.config.d_model, dh = d / model.config.n_heads, n = ids.length;
+    const tap = (l, where, s) => {
+      if (l !== layer || where !== "z") return;
+      for (let p = 0; p < n; p++) {
+        const o = p * d + head * dh;
+        s.z.set(runs.cleanZ.subarray(layer * n * d + o, layer * n * d + o + dh), o);
+      }
+    };
+    return model.forward(ids, settings, n - 1, { from: layer, tap }).logits;
+  }
+  function positionShares(model, ids, settings, runs, share) {
+    const { n_layers: L, d_model: d } = model.config, n = ids.length;
+    const stream = new Float32Array(n * d);
+    const out = [];
+    for (let l = 0; l < L; l++) {
+      const row = new Array(n).fill(0);
+      const corrupt = runs.corruptPost.subarray(l * n * d, (l + 1) * n * d), clean2 = runs.cleanPost.subarray(l * n * d, (l + 1) * n * d);
+      for (let p = 0; p < n; p++) {
+        let same = true;
+        for (let e = p * d; e < p * d + d && same; e++) same = clean2[e] === corrupt[e];
+        if (same) continue;
+        stream.set(corrupt);
+        stream.set(clean2.subarray(p * d, p * d + d), p * d);
+        row[p] = share(model.forward(ids, settings, n - 1, { from: l + 1, stream }).logits);
+      }
+      out.push(row);
+    }
+    return out;
+  }
+  function checkedHead(config, patchHead) {
+    if (patchHead == null) return null;
+    const { layer, head } = patchHead;
+    const ok = Number.isInteger(layer) && Number.isInteger(head) && layer >= 0 && head >= 0;
+    if (!(ok && layer < config.n_layers && head < config.n_heads)) {
+      throw new Error("the head to patch does not exist in this model");
+    }
+    return { layer, head };
+  }
+  function patchIds(tokenizer, model, cleanIds, corruptIds, settings, patchHead = null) {
+    const config = model.config;
+    if (cleanIds.length !== corruptIds.length || !cleanIds.length) {
+      throw new Error("the two sentences need the same number of tokens (at least one)");
+    }
+    const chosen = checkedHead(config, patchHead);
+    const runs = baseRuns(model, cleanIds, corruptIds, settings);
+    const answer = argmax(runs.clean);
+    const top = argmax(runs.corrupt);
+    const wrong = top !== answer ? top : argmax(runs.corrupt, answer);
+    const ld = (logits2) => Math.fround(logits2[answer] - logits2[wrong]);
+    const ldClean = ld(runs.clean), ldCorrupt = ld(runs.corrupt);
+    const out = {
+      answer,
+      wrong,
+      answerToken: tokenizer.decode([answer]),
+      wrongToken: tokenizer.decode([wrong]),
+      ld_clean: ldClean,
+      ld_corrupt: ldCorrupt,
+      sameGuess: answer === top,
+      heads: null,
+      positions: null,
+      patched: null,
+      guesses: null
+    };
+    if (!(Math.abs(ldClean - ldCorrupt) >= MIN_GAP)) return out;
+    const share = (logits2) => (ld(logits2) - ldCorrupt) / (ldClean - ldCorrupt);
+    out.heads = [];
+    for (let l = 0; l < config.n_layers; l++) {
+      const row = [];
+      for (let h = 0; h < config.n_heads; h++) {
+        row.push(share(headPatched(model, corruptIds, settings, runs, l, h)));
+      }
+      out.heads.push(row);
+    }
+    out.positions = positionShares(model, corruptIds, settings, runs, share);
+    const flat = out.heads.flat();
+    const best = argmax(flat);
+    const { layer, head } = chosen || {
+      layer: Math.floor(best / config.n_heads),
+      head: best % config.n_heads
+    };
+    const logits = headPatched(model, corruptIds, settings, runs, layer, head);
+    const probs = softmax(logits);
+    out.patched = { layer, head, ld: ld(logits), guess: tokenizer.decode([argmax(logits)]) };
+    out.guesses = predictionRows(tokenizer, softmax(runs.corrupt), probs);
+    return out;
+  }
+  function patchPair(tokenizer, model, clean2, corrupt, settings, patchHead = null) {
+    const c = model.config;
+    if (!c.causal) {
+      throw new Error(
+        "patching reads the next-word guess at the last position: pick a next-word model"
+      );
+    }
+    const prep = (text) => tokenizer.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord: false });
+    const a = prep(clean2), b = prep(corrupt);
+    if (a.ids.length !== b.ids.length || !a.ids.length) {
+      throw new Error(
+        `the two sentences need the same number of tokens (${a.ids.length} and ${b.ids.length})`
+      );
+    }
+    const out = patchIds(tokenizer, model, a.ids, b.ids, settings, patchHead);
+    return { ...out, tokens: a.pieces, corruptTokens: b.pieces };
+  }
+
+  // static/engine/ablation.js
+  function argmax2(p) {
+    let best = 0;
+    for (let i = 1; i < p.length; i++) if (p[i] > p[best]) best = i;
+    return best;
+  }
+  function guessedAt(tokenizer, ids, causal) {
+    if (!ids.length) return null;
+    if (causal) return ids.length - 1;
+    const at = ids.indexOf(tokenizer.maskId);
+    return at < 0 ? null : at;
+  }
+  function sentenceAblation(tokenizer, model, text, settings) {
+    const c = model.config;
+    text = text == null ? "" : String(text);
+    const prep = tokenizer.prepare(text, { nCtx: c.n_ctx, maskedWord: !c.causal });
+    const headsOff = settings.headsOff || [];
+    const on = { ...settings, headsOff: [] };
+    const at = guessedAt(tokenizer, prep.ids, c.causal);
+    const out = { tokens: prep.pieces, predictAt: at, headsOff, guesses: [], top: null };
+    if (at != null) {
+      const pOn = softmax(model.forward(prep.ids, on, at).logits);
+      const pOff = headsOff.length ? softmax(model.forward(prep.ids, settings, at).logits) : pOn;
+      out.guesses = predictionRows(tokenizer, pOn, pOff).map((r) => ({
+        token: r.token,
+        on: r.corrupted,
+        off: r.patched
+      }));
+      const before = argmax2(pOn), after = argmax2(pOff);
+      out.top = {
+        was: tokenizer.decode([before]),
+        wasOn: pOn[before],
+        wasOff: pOff[before],
+        now: tokenizer.decode([after]),
+        nowOff: pOff[after]
+      };
+    }
+    const lossOn = sentenceLoss(tokenizer, model, text, on);
+    const lossOff = headsOff.length ? sentenceLoss(tokenizer, model, text, settings) : lossOn;
+    return {
+      ...out,
+      lossOn: lossOn.loss,
+      lossOff: lossOff.loss,
+      positions: lossOn.positions,
+      how: lossOn.how
+    };
+  }
+
+  // static/engine/io.js
+  async function fetchBytes(url) {
+    const answer = await fetch(url);
+    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
+    return answer.arrayBuffer();
+  }
+  var utf8 = new TextDecoder();
+  async function readJSON(url, read = fetchBytes) {
+    return JSON.parse(utf8.decode(await read(url)));
   }
 
   // static/engine/kernel_bytes.js
@@ -525,157 +724,6 @@
     }
   };
 
-  // static/engine/patching.js
-  var MIN_GAP = 1;
-  var TOP_K = 8;
-  function argmax(a, not = -1) {
-    let best = -1;
-    for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
-    return best;
-  }
-  function softmax(logits) {
-    const max = logits[argmax(logits)];
-    const p = new Float64Array(logits.length);
-    let sum = 0;
-    for (let i = 0; i < p.length; i++) sum += p[i] = Math.exp(logits[i] - max);
-    for (let i = 0; i < p.length; i++) p[i] /= sum;
-    return p;
-  }
-  function topIds(p, k) {
-    const ids = Array.from(p.keys());
-    ids.sort((a, b) => p[b] - p[a] || a - b);
-    return ids.slice(0, k);
-  }
-  function predictionRows(tokenizer, left, right, k = TOP_K) {
-    const ids = [];
-    for (const p of [left, right]) for (const i of topIds(p, k)) if (!ids.includes(i)) ids.push(i);
-    const rows = ids.map((i) => ({
-      token: tokenizer.decode([i]),
-      corrupted: left[i],
-      patched: right[i]
-    }));
-    rows.sort((a, b) => Math.max(b.corrupted, b.patched) - Math.max(a.corrupted, a.patched));
-    return rows;
-  }
-  function baseRuns(model, cleanIds, corruptIds, settings) {
-    const { n_layers: L, d_model: d } = model.config, n = cleanIds.length;
-    const keep = (z, post) => (l, where, s) => {
-      if (where === "z" && z) z.set(s.z.subarray(0, n * d), l * n * d);
-      if (where === "post") post.set(s.x.subarray(0, n * d), l * n * d);
-    };
-    const cleanZ = new Float32Array(L * n * d), cleanPost = new Float32Array(L * n * d), corruptPost = new Float32Array(L * n * d);
-    const clean2 = model.forward(cleanIds, settings, n - 1, { tap: keep(cleanZ, cleanPost) }).logits;
-    const corrupt = model.forward(corruptIds, settings, n - 1, {
-      save: true,
-      tap: keep(null, corruptPost)
-    }).logits;
-    return { clean: clean2, corrupt, cleanZ, cleanPost, corruptPost };
-  }
-  function headPatched(model, ids, settings, runs, layer, head) {
-    const d = model.config.d_model, dh = d / model.config.n_heads, n = ids.length;
-    const tap = (l, where, s) => {
-      if (l !== layer || where !== "z") return;
-      for (let p = 0; p < n; p++) {
-        const o = p * d + head * dh;
-        s.z.set(runs.cleanZ.subarray(layer * n * d + o, layer * n * d + o + dh), o);
-      }
-    };
-    return model.forward(ids, settings, n - 1, { from: layer, tap }).logits;
-  }
-  function positionShares(model, ids, settings, runs, share) {
-    const { n_layers: L, d_model: d } = model.config, n = ids.length;
-    const stream = new Float32Array(n * d);
-    const out = [];
-    for (let l = 0; l < L; l++) {
-      const row = new Array(n).fill(0);
-      const corrupt = runs.corruptPost.subarray(l * n * d, (l + 1) * n * d), clean2 = runs.cleanPost.subarray(l * n * d, (l + 1) * n * d);
-      for (let p = 0; p < n; p++) {
-        let same = true;
-        for (let e = p * d; e < p * d + d && same; e++) same = clean2[e] === corrupt[e];
-        if (same) continue;
-        stream.set(corrupt);
-        stream.set(clean2.subarray(p * d, p * d + d), p * d);
-        row[p] = share(model.forward(ids, settings, n - 1, { from: l + 1, stream }).logits);
-      }
-      out.push(row);
-    }
-    return out;
-  }
-  function checkedHead(config, patchHead) {
-    if (patchHead == null) return null;
-    const { layer, head } = patchHead;
-    const ok = Number.isInteger(layer) && Number.isInteger(head) && layer >= 0 && head >= 0;
-    if (!(ok && layer < config.n_layers && head < config.n_heads)) {
-      throw new Error("the head to patch does not exist in this model");
-    }
-    return { layer, head };
-  }
-  function patchIds(tokenizer, model, cleanIds, corruptIds, settings, patchHead = null) {
-    const config = model.config;
-    if (cleanIds.length !== corruptIds.length || !cleanIds.length) {
-      throw new Error("the two sentences need the same number of tokens (at least one)");
-    }
-    const chosen = checkedHead(config, patchHead);
-    const runs = baseRuns(model, cleanIds, corruptIds, settings);
-    const answer = argmax(runs.clean);
-    const top = argmax(runs.corrupt);
-    const wrong = top !== answer ? top : argmax(runs.corrupt, answer);
-    const ld = (logits2) => Math.fround(logits2[answer] - logits2[wrong]);
-    const ldClean = ld(runs.clean), ldCorrupt = ld(runs.corrupt);
-    const out = {
-      answer,
-      wrong,
-      answerToken: tokenizer.decode([answer]),
-      wrongToken: tokenizer.decode([wrong]),
-      ld_clean: ldClean,
-      ld_corrupt: ldCorrupt,
-      sameGuess: answer === top,
-      heads: null,
-      positions: null,
-      patched: null,
-      guesses: null
-    };
-    if (!(Math.abs(ldClean - ldCorrupt) >= MIN_GAP)) return out;
-    const share = (logits2) => (ld(logits2) - ldCorrupt) / (ldClean - ldCorrupt);
-    out.heads = [];
-    for (let l = 0; l < config.n_layers; l++) {
-      const row = [];
-      for (let h = 0; h < config.n_heads; h++) {
-        row.push(share(headPatched(model, corruptIds, settings, runs, l, h)));
-      }
-      out.heads.push(row);
-    }
-    out.positions = positionShares(model, corruptIds, settings, runs, share);
-    const flat = out.heads.flat();
-    const best = argmax(flat);
-    const { layer, head } = chosen || {
-      layer: Math.floor(best / config.n_heads),
-      head: best % config.n_heads
-    };
-    const logits = headPatched(model, corruptIds, settings, runs, layer, head);
-    const probs = softmax(logits);
-    out.patched = { layer, head, ld: ld(logits), guess: tokenizer.decode([argmax(logits)]) };
-    out.guesses = predictionRows(tokenizer, softmax(runs.corrupt), probs);
-    return out;
-  }
-  function patchPair(tokenizer, model, clean2, corrupt, settings, patchHead = null) {
-    const c = model.config;
-    if (!c.causal) {
-      throw new Error(
-        "patching reads the next-word guess at the last position: pick a next-word model"
-      );
-    }
-    const prep = (text) => tokenizer.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord: false });
-    const a = prep(clean2), b = prep(corrupt);
-    if (a.ids.length !== b.ids.length || !a.ids.length) {
-      throw new Error(
-        `the two sentences need the same number of tokens (${a.ids.length} and ${b.ids.length})`
-      );
-    }
-    const out = patchIds(tokenizer, model, a.ids, b.ids, settings, patchHead);
-    return { ...out, tokens: a.pieces, corruptTokens: b.pieces };
-  }
-
   // static/engine/safetensors.js
   function halfToFloat(h) {
     const s = h & 32768 ? -1 : 1;
@@ -849,6 +897,238 @@
     if (!subtle) return sha256Plain(data);
     const digest = new Uint8Array(await subtle.digest("SHA-256", bytesOf(data)));
     return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // static/engine/numpy_random.js
+  var M32 = 4294967295;
+  var MASK64 = (1n << 64n) - 1n;
+  var MASK128 = (1n << 128n) - 1n;
+  var MULT128 = 0x2360ed051fc65da44385df649fccf645n;
+  var INIT_A = 1135663077;
+  var MULT_A = 2468251765;
+  var INIT_B = 2337405405;
+  var MULT_B = 1492356589;
+  var MIX_MULT_L = 3389127133;
+  var MIX_MULT_R = 1232336661;
+  var POOL = 4;
+  var mul32 = (a, b) => Math.imul(a, b) >>> 0;
+  var xshift = (v) => (v ^ v >>> 16) >>> 0;
+  function seedWords(seed) {
+    let n = BigInt(seed);
+    if (n < 0n) throw new Error("the seed must be a non-negative integer");
+    const words = [];
+    do {
+      words.push(Number(n & 0xffffffffn));
+      n >>= 32n;
+    } while (n > 0n);
+    return words;
+  }
+  function seedPool(seed) {
+    const entropy = seedWords(seed);
+    let hashConst = INIT_A;
+    const hashmix = (value) => {
+      value = (value ^ hashConst) >>> 0;
+      hashConst = mul32(hashConst, MULT_A);
+      return xshift(mul32(value, hashConst));
+    };
+    const mix = (x, y) => xshift(mul32(MIX_MULT_L, x) - mul32(MIX_MULT_R, y) >>> 0);
+    const pool = [];
+    for (let i = 0; i < POOL; i++) pool.push(hashmix(i < entropy.length ? entropy[i] : 0));
+    for (let src = 0; src < POOL; src++) {
+      for (let dst = 0; dst < POOL; dst++) {
+        if (src !== dst) pool[dst] = mix(pool[dst], hashmix(pool[src]));
+      }
+    }
+    for (let src = POOL; src < entropy.length; src++) {
+      for (let dst = 0; dst < POOL; dst++) pool[dst] = mix(pool[dst], hashmix(entropy[src]));
+    }
+    return pool;
+  }
+  function generateState(pool, n64) {
+    let hashConst = INIT_B;
+    const words = [];
+    for (let i = 0; i < 2 * n64; i++) {
+      const v = (pool[i % pool.length] ^ hashConst) >>> 0;
+      hashConst = mul32(hashConst, MULT_B);
+      words.push(xshift(mul32(v, hashConst)));
+    }
+    const out = [];
+    for (let i = 0; i < n64; i++) {
+      out.push(BigInt(words[2 * i]) | BigInt(words[2 * i + 1]) << 32n);
+    }
+    return out;
+  }
+  function defaultRng(seed = 0) {
+    const [s0, s1, i0, i1] = generateState(seedPool(seed), 4);
+    const initState = s0 << 64n | s1;
+    const initSeq = i0 << 64n | i1;
+    const inc = (initSeq << 1n | 1n) & MASK128;
+    let state = 0n;
+    const step = () => state = state * MULT128 + inc & MASK128;
+    step();
+    state = state + initState & MASK128;
+    step();
+    let spare = null;
+    function nextUint64() {
+      step();
+      const x = (state >> 64n ^ state) & MASK64;
+      const rot = state >> 122n;
+      return (x >> rot | x << (64n - rot & 63n)) & MASK64;
+    }
+    function nextUint32() {
+      if (spare != null) {
+        const v = spare;
+        spare = null;
+        return v;
+      }
+      const next = nextUint64();
+      spare = Number(next >> 32n);
+      return Number(next & 0xffffffffn);
+    }
+    function interval(max) {
+      if (max === 0) return 0;
+      let mask = max;
+      for (const s of [1, 2, 4, 8, 16]) mask = (mask | mask >>> s) >>> 0;
+      let value;
+      do
+        value = (nextUint32() & mask) >>> 0;
+      while (value > max);
+      return value;
+    }
+    function permutation(n) {
+      if (n > M32) throw new Error("too many items to shuffle");
+      const a = Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i >= 1; i--) {
+        const j = interval(i);
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a;
+    }
+    return { nextUint32, nextUint64, permutation };
+  }
+
+  // static/engine/shuffle.js
+  var SPACES = /* @__PURE__ */ new Set([
+    9,
+    10,
+    11,
+    12,
+    13,
+    28,
+    29,
+    30,
+    31,
+    32,
+    133,
+    160,
+    5760,
+    8192,
+    8193,
+    8194,
+    8195,
+    8196,
+    8197,
+    8198,
+    8199,
+    8200,
+    8201,
+    8202,
+    8232,
+    8233,
+    8239,
+    8287,
+    12288
+  ]);
+  function wordStarts(pieces) {
+    const out = [];
+    pieces.forEach((p, i) => {
+      if (i === 0 || p.length > 0 && SPACES.has(p.codePointAt(0))) out.push(i);
+    });
+    return out;
+  }
+  function wordPermutation(pieces, seed = 0) {
+    const starts = [...wordStarts(pieces), pieces.length];
+    const words = [];
+    for (let w = 0; w + 1 < starts.length; w++) {
+      words.push(Array.from({ length: starts[w + 1] - starts[w] }, (_, i) => starts[w] + i));
+    }
+    if (words.length < 2) return null;
+    const rng = defaultRng(seed);
+    let order = null;
+    for (let tries = 0; tries < 50; tries++) {
+      order = rng.permutation(words.length);
+      if (order.some((w, i) => w !== i)) break;
+    }
+    return order.flatMap((w) => words[w]);
+  }
+  function headOf(patterns, H, n, layer, head) {
+    const o = (layer * H + head) * n * n;
+    return Array.from(
+      { length: n },
+      (_, q) => Array.from(patterns.subarray(o + q * n, o + q * n + n))
+    );
+  }
+  function topAt(model, n) {
+    const out = [];
+    for (let p = 0; p < n; p++) {
+      const logits = model.logitsAt(p);
+      let best = 0;
+      for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
+      out.push(best);
+    }
+    return out;
+  }
+  function shuffleIds(model, ids, pieces, settings, layer = 0, head = 0, seed = 0) {
+    const c = model.config, H = c.n_heads, n = ids.length;
+    const clamp = (x, top) => Math.min(Math.max(Math.trunc(Number(x)) || 0, 0), top - 1);
+    layer = clamp(layer, c.n_layers);
+    head = clamp(head, H);
+    const perm = n ? wordPermutation(pieces, seed) : null;
+    const result = { tokens: [...pieces], shuffledTokens: [...pieces], perm, layer, head };
+    Object.assign(result, { original: null, shuffled: null, restored: null });
+    Object.assign(result, { maxDiffHead: 0, maxDiffAll: 0, topChanged: 0 });
+    if (!perm) return result;
+    result.shuffledTokens = perm.map((i) => pieces[i]);
+    const knobs = { ...settings, causal: false };
+    const orig = model.forward(ids, knobs, null).patterns;
+    const topOrig = topAt(model, n);
+    const shuf = model.forward(
+      perm.map((i) => ids[i]),
+      knobs,
+      null
+    ).patterns;
+    const topShuf = topAt(model, n);
+    const inverse = new Array(n);
+    perm.forEach((orig2, j) => inverse[orig2] = j);
+    let maxAll = 0, maxHead = 0;
+    const restored = new Float32Array(orig.length);
+    for (let lh = 0; lh < c.n_layers * H; lh++) {
+      const o = lh * n * n;
+      for (let q = 0; q < n; q++) {
+        for (let k = 0; k < n; k++) {
+          const v = shuf[o + inverse[q] * n + inverse[k]];
+          restored[o + q * n + k] = v;
+          const d = Math.abs(orig[o + q * n + k] - v);
+          if (d > maxAll) maxAll = d;
+          if (lh === layer * H + head && d > maxHead) maxHead = d;
+        }
+      }
+    }
+    result.original = headOf(orig, H, n, layer, head);
+    result.shuffled = headOf(shuf, H, n, layer, head);
+    result.restored = headOf(restored, H, n, layer, head);
+    result.maxDiffHead = maxHead;
+    result.maxDiffAll = maxAll;
+    result.topChanged = topOrig.filter((t, i) => t !== topShuf[inverse[i]]).length;
+    return result;
+  }
+  function sentenceShuffle(tokenizer, model, text, settings, layer, head, seed = 0) {
+    const c = model.config;
+    const prep = tokenizer.prepare(text == null ? "" : String(text), {
+      nCtx: c.n_ctx,
+      maskedWord: !c.causal
+    });
+    return shuffleIds(model, prep.ids, prep.pieces, settings, layer, head, seed);
   }
 
   // static/engine/stages.js
@@ -1515,6 +1795,16 @@
       async patch(clean2, corrupt, knobs) {
         const [t, model, settings] = await need(knobs);
         return patchPair(t, model, clean2, corrupt, settings, knobs.patchHead);
+      },
+      // The Ablate view's guesses and loss with knobs.heads_off switched off, and without.
+      async ablate(text, knobs) {
+        const [t, model, settings] = await need(knobs);
+        return sentenceAblation(t, model, text, settings);
+      },
+      // The word-shuffle test on one head (knobs.layer, knobs.head), numpy's seed knobs.seed.
+      async shuffle(text, knobs) {
+        const [t, model, settings] = await need(knobs);
+        return sentenceShuffle(t, model, text, settings, knobs.layer, knobs.head, knobs.seed || 0);
       }
     };
   }

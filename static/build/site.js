@@ -1,16 +1,5 @@
 // Built by scripts/build_js.mjs from static/ (npm run build): do not edit.
 (() => {
-  // static/engine/io.js
-  async function fetchBytes(url) {
-    const answer = await fetch(url);
-    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
-    return answer.arrayBuffer();
-  }
-  var utf8 = new TextDecoder();
-  async function readJSON(url, read = fetchBytes) {
-    return JSON.parse(utf8.decode(await read(url)));
-  }
-
   // static/engine/losses.js
   var MAX_MASKED = 16;
   function plural(n, word) {
@@ -115,6 +104,216 @@
     const spec = specOf(tokenizer, model, text);
     if (spec.reason) return { base: null, positions: 0, how: spec.reason, heads: [] };
     return { ...rankHeads(model, spec, settings), positions: spec.positions, how: spec.how };
+  }
+
+  // static/engine/patching.js
+  var MIN_GAP = 1;
+  var TOP_K = 8;
+  function argmax(a, not = -1) {
+    let best = -1;
+    for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
+    return best;
+  }
+  function softmax(logits) {
+    const max = logits[argmax(logits)];
+    const p = new Float64Array(logits.length);
+    let sum = 0;
+    for (let i = 0; i < p.length; i++) sum += p[i] = Math.exp(logits[i] - max);
+    for (let i = 0; i < p.length; i++) p[i] /= sum;
+    return p;
+  }
+  function topIds(p, k) {
+    const ids = Array.from(p.keys());
+    ids.sort((a, b) => p[b] - p[a] || a - b);
+    return ids.slice(0, k);
+  }
+  function predictionRows(tokenizer, left, right, k = TOP_K) {
+    const ids = [];
+    for (const p of [left, right]) for (const i of topIds(p, k)) if (!ids.includes(i)) ids.push(i);
+    const rows = ids.map((i) => ({
+      token: tokenizer.decode([i]),
+      corrupted: left[i],
+      patched: right[i]
+    }));
+    rows.sort((a, b) => Math.max(b.corrupted, b.patched) - Math.max(a.corrupted, a.patched));
+    return rows;
+  }
+  function baseRuns(model, cleanIds, corruptIds, settings) {
+    const { n_layers: L, d_model: d } = model.config, n = cleanIds.length;
+    const keep = (z, post) => (l, where, s) => {
+      if (where === "z" && z) z.set(s.z.subarray(0, n * d), l * n * d);
+      if (where === "post") post.set(s.x.subarray(0, n * d), l * n * d);
+    };
+    const cleanZ = new Float32Array(L * n * d), cleanPost = new Float32Array(L * n * d), corruptPost = new Float32Array(L * n * d);
+    const clean2 = model.forward(cleanIds, settings, n - 1, { tap: keep(cleanZ, cleanPost) }).logits;
+    const corrupt = model.forward(corruptIds, settings, n - 1, {
+      save: true,
+      tap: keep(null, corruptPost)
+    }).logits;
+    return { clean: clean2, corrupt, cleanZ, cleanPost, corruptPost };
+  }
+  function headPatched(model, ids, settings, runs, layer, head) {
+    const d = model.config.d_model, dh = d / model.config.n_heads, n = ids.length;
+    const tap = (l, where, s) => {
+      if (l !== layer || where !== "z") return;
+      for (let p = 0; p < n; p++) {
+        const o = p * d + head * dh;
+        s.z.set(runs.cleanZ.subarray(layer * n * d + o, layer * n * d + o + dh), o);
+      }
+    };
+    return model.forward(ids, settings, n - 1, { from: layer, tap }).logits;
+  }
+  function positionShares(model, ids, settings, runs, share) {
+    const { n_layers: L, d_model: d } = model.config, n = ids.length;
+    const stream = new Float32Array(n * d);
+    const out = [];
+    for (let l = 0; l < L; l++) {
+      const row = new Array(n).fill(0);
+      const corrupt = runs.corruptPost.subarray(l * n * d, (l + 1) * n * d), clean2 = runs.cleanPost.subarray(l * n * d, (l + 1) * n * d);
+      for (let p = 0; p < n; p++) {
+        let same = true;
+        for (let e = p * d; e < p * d + d && same; e++) same = clean2[e] === corrupt[e];
+        if (same) continue;
+        stream.set(corrupt);
+        stream.set(clean2.subarray(p * d, p * d + d), p * d);
+        row[p] = share(model.forward(ids, settings, n - 1, { from: l + 1, stream }).logits);
+      }
+      out.push(row);
+    }
+    return out;
+  }
+  function checkedHead(config, patchHead) {
+    if (patchHead == null) return null;
+    const { layer, head } = patchHead;
+    const ok = Number.isInteger(layer) && Number.isInteger(head) && layer >= 0 && head >= 0;
+    if (!(ok && layer < config.n_layers && head < config.n_heads)) {
+      throw new Error("the head to patch does not exist in this model");
+    }
+    return { layer, head };
+  }
+  function patchIds(tokenizer, model, cleanIds, corruptIds, settings, patchHead = null) {
+    const config = model.config;
+    if (cleanIds.length !== corruptIds.length || !cleanIds.length) {
+      throw new Error("the two sentences need the same number of tokens (at least one)");
+    }
+    const chosen = checkedHead(config, patchHead);
+    const runs = baseRuns(model, cleanIds, corruptIds, settings);
+    const answer = argmax(runs.clean);
+    const top = argmax(runs.corrupt);
+    const wrong = top !== answer ? top : argmax(runs.corrupt, answer);
+    const ld = (logits2) => Math.fround(logits2[answer] - logits2[wrong]);
+    const ldClean = ld(runs.clean), ldCorrupt = ld(runs.corrupt);
+    const out = {
+      answer,
+      wrong,
+      answerToken: tokenizer.decode([answer]),
+      wrongToken: tokenizer.decode([wrong]),
+      ld_clean: ldClean,
+      ld_corrupt: ldCorrupt,
+      sameGuess: answer === top,
+      heads: null,
+      positions: null,
+      patched: null,
+      guesses: null
+    };
+    if (!(Math.abs(ldClean - ldCorrupt) >= MIN_GAP)) return out;
+    const share = (logits2) => (ld(logits2) - ldCorrupt) / (ldClean - ldCorrupt);
+    out.heads = [];
+    for (let l = 0; l < config.n_layers; l++) {
+      const row = [];
+      for (let h = 0; h < config.n_heads; h++) {
+        row.push(share(headPatched(model, corruptIds, settings, runs, l, h)));
+      }
+      out.heads.push(row);
+    }
+    out.positions = positionShares(model, corruptIds, settings, runs, share);
+    const flat = out.heads.flat();
+    const best = argmax(flat);
+    const { layer, head } = chosen || {
+      layer: Math.floor(best / config.n_heads),
+      head: best % config.n_heads
+    };
+    const logits = headPatched(model, corruptIds, settings, runs, layer, head);
+    const probs = softmax(logits);
+    out.patched = { layer, head, ld: ld(logits), guess: tokenizer.decode([argmax(logits)]) };
+    out.guesses = predictionRows(tokenizer, softmax(runs.corrupt), probs);
+    return out;
+  }
+  function patchPair(tokenizer, model, clean2, corrupt, settings, patchHead = null) {
+    const c = model.config;
+    if (!c.causal) {
+      throw new Error(
+        "patching reads the next-word guess at the last position: pick a next-word model"
+      );
+    }
+    const prep = (text) => tokenizer.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord: false });
+    const a = prep(clean2), b = prep(corrupt);
+    if (a.ids.length !== b.ids.length || !a.ids.length) {
+      throw new Error(
+        `the two sentences need the same number of tokens (${a.ids.length} and ${b.ids.length})`
+      );
+    }
+    const out = patchIds(tokenizer, model, a.ids, b.ids, settings, patchHead);
+    return { ...out, tokens: a.pieces, corruptTokens: b.pieces };
+  }
+
+  // static/engine/ablation.js
+  function argmax2(p) {
+    let best = 0;
+    for (let i = 1; i < p.length; i++) if (p[i] > p[best]) best = i;
+    return best;
+  }
+  function guessedAt(tokenizer, ids, causal) {
+    if (!ids.length) return null;
+    if (causal) return ids.length - 1;
+    const at = ids.indexOf(tokenizer.maskId);
+    return at < 0 ? null : at;
+  }
+  function sentenceAblation(tokenizer, model, text, settings) {
+    const c = model.config;
+    text = text == null ? "" : String(text);
+    const prep = tokenizer.prepare(text, { nCtx: c.n_ctx, maskedWord: !c.causal });
+    const headsOff2 = settings.headsOff || [];
+    const on = { ...settings, headsOff: [] };
+    const at = guessedAt(tokenizer, prep.ids, c.causal);
+    const out = { tokens: prep.pieces, predictAt: at, headsOff: headsOff2, guesses: [], top: null };
+    if (at != null) {
+      const pOn = softmax(model.forward(prep.ids, on, at).logits);
+      const pOff = headsOff2.length ? softmax(model.forward(prep.ids, settings, at).logits) : pOn;
+      out.guesses = predictionRows(tokenizer, pOn, pOff).map((r) => ({
+        token: r.token,
+        on: r.corrupted,
+        off: r.patched
+      }));
+      const before = argmax2(pOn), after = argmax2(pOff);
+      out.top = {
+        was: tokenizer.decode([before]),
+        wasOn: pOn[before],
+        wasOff: pOff[before],
+        now: tokenizer.decode([after]),
+        nowOff: pOff[after]
+      };
+    }
+    const lossOn = sentenceLoss(tokenizer, model, text, on);
+    const lossOff = headsOff2.length ? sentenceLoss(tokenizer, model, text, settings) : lossOn;
+    return {
+      ...out,
+      lossOn: lossOn.loss,
+      lossOff: lossOff.loss,
+      positions: lossOn.positions,
+      how: lossOn.how
+    };
+  }
+
+  // static/engine/io.js
+  async function fetchBytes(url) {
+    const answer = await fetch(url);
+    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
+    return answer.arrayBuffer();
+  }
+  var utf8 = new TextDecoder();
+  async function readJSON(url, read = fetchBytes) {
+    return JSON.parse(utf8.decode(await read(url)));
   }
 
   // static/engine/kernel_bytes.js
@@ -525,157 +724,6 @@
     }
   };
 
-  // static/engine/patching.js
-  var MIN_GAP = 1;
-  var TOP_K = 8;
-  function argmax(a, not = -1) {
-    let best = -1;
-    for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
-    return best;
-  }
-  function softmax(logits) {
-    const max = logits[argmax(logits)];
-    const p = new Float64Array(logits.length);
-    let sum = 0;
-    for (let i = 0; i < p.length; i++) sum += p[i] = Math.exp(logits[i] - max);
-    for (let i = 0; i < p.length; i++) p[i] /= sum;
-    return p;
-  }
-  function topIds(p, k) {
-    const ids = Array.from(p.keys());
-    ids.sort((a, b) => p[b] - p[a] || a - b);
-    return ids.slice(0, k);
-  }
-  function predictionRows(tokenizer, left, right, k = TOP_K) {
-    const ids = [];
-    for (const p of [left, right]) for (const i of topIds(p, k)) if (!ids.includes(i)) ids.push(i);
-    const rows = ids.map((i) => ({
-      token: tokenizer.decode([i]),
-      corrupted: left[i],
-      patched: right[i]
-    }));
-    rows.sort((a, b) => Math.max(b.corrupted, b.patched) - Math.max(a.corrupted, a.patched));
-    return rows;
-  }
-  function baseRuns(model, cleanIds, corruptIds, settings) {
-    const { n_layers: L, d_model: d } = model.config, n = cleanIds.length;
-    const keep = (z, post) => (l, where, s) => {
-      if (where === "z" && z) z.set(s.z.subarray(0, n * d), l * n * d);
-      if (where === "post") post.set(s.x.subarray(0, n * d), l * n * d);
-    };
-    const cleanZ = new Float32Array(L * n * d), cleanPost = new Float32Array(L * n * d), corruptPost = new Float32Array(L * n * d);
-    const clean2 = model.forward(cleanIds, settings, n - 1, { tap: keep(cleanZ, cleanPost) }).logits;
-    const corrupt = model.forward(corruptIds, settings, n - 1, {
-      save: true,
-      tap: keep(null, corruptPost)
-    }).logits;
-    return { clean: clean2, corrupt, cleanZ, cleanPost, corruptPost };
-  }
-  function headPatched(model, ids, settings, runs, layer, head) {
-    const d = model.config.d_model, dh = d / model.config.n_heads, n = ids.length;
-    const tap = (l, where, s) => {
-      if (l !== layer || where !== "z") return;
-      for (let p = 0; p < n; p++) {
-        const o = p * d + head * dh;
-        s.z.set(runs.cleanZ.subarray(layer * n * d + o, layer * n * d + o + dh), o);
-      }
-    };
-    return model.forward(ids, settings, n - 1, { from: layer, tap }).logits;
-  }
-  function positionShares(model, ids, settings, runs, share) {
-    const { n_layers: L, d_model: d } = model.config, n = ids.length;
-    const stream = new Float32Array(n * d);
-    const out = [];
-    for (let l = 0; l < L; l++) {
-      const row = new Array(n).fill(0);
-      const corrupt = runs.corruptPost.subarray(l * n * d, (l + 1) * n * d), clean2 = runs.cleanPost.subarray(l * n * d, (l + 1) * n * d);
-      for (let p = 0; p < n; p++) {
-        let same = true;
-        for (let e = p * d; e < p * d + d && same; e++) same = clean2[e] === corrupt[e];
-        if (same) continue;
-        stream.set(corrupt);
-        stream.set(clean2.subarray(p * d, p * d + d), p * d);
-        row[p] = share(model.forward(ids, settings, n - 1, { from: l + 1, stream }).logits);
-      }
-      out.push(row);
-    }
-    return out;
-  }
-  function checkedHead(config, patchHead) {
-    if (patchHead == null) return null;
-    const { layer, head } = patchHead;
-    const ok = Number.isInteger(layer) && Number.isInteger(head) && layer >= 0 && head >= 0;
-    if (!(ok && layer < config.n_layers && head < config.n_heads)) {
-      throw new Error("the head to patch does not exist in this model");
-    }
-    return { layer, head };
-  }
-  function patchIds(tokenizer, model, cleanIds, corruptIds, settings, patchHead = null) {
-    const config = model.config;
-    if (cleanIds.length !== corruptIds.length || !cleanIds.length) {
-      throw new Error("the two sentences need the same number of tokens (at least one)");
-    }
-    const chosen = checkedHead(config, patchHead);
-    const runs = baseRuns(model, cleanIds, corruptIds, settings);
-    const answer = argmax(runs.clean);
-    const top = argmax(runs.corrupt);
-    const wrong = top !== answer ? top : argmax(runs.corrupt, answer);
-    const ld = (logits2) => Math.fround(logits2[answer] - logits2[wrong]);
-    const ldClean = ld(runs.clean), ldCorrupt = ld(runs.corrupt);
-    const out = {
-      answer,
-      wrong,
-      answerToken: tokenizer.decode([answer]),
-      wrongToken: tokenizer.decode([wrong]),
-      ld_clean: ldClean,
-      ld_corrupt: ldCorrupt,
-      sameGuess: answer === top,
-      heads: null,
-      positions: null,
-      patched: null,
-      guesses: null
-    };
-    if (!(Math.abs(ldClean - ldCorrupt) >= MIN_GAP)) return out;
-    const share = (logits2) => (ld(logits2) - ldCorrupt) / (ldClean - ldCorrupt);
-    out.heads = [];
-    for (let l = 0; l < config.n_layers; l++) {
-      const row = [];
-      for (let h = 0; h < config.n_heads; h++) {
-        row.push(share(headPatched(model, corruptIds, settings, runs, l, h)));
-      }
-      out.heads.push(row);
-    }
-    out.positions = positionShares(model, corruptIds, settings, runs, share);
-    const flat = out.heads.flat();
-    const best = argmax(flat);
-    const { layer, head } = chosen || {
-      layer: Math.floor(best / config.n_heads),
-      head: best % config.n_heads
-    };
-    const logits = headPatched(model, corruptIds, settings, runs, layer, head);
-    const probs = softmax(logits);
-    out.patched = { layer, head, ld: ld(logits), guess: tokenizer.decode([argmax(logits)]) };
-    out.guesses = predictionRows(tokenizer, softmax(runs.corrupt), probs);
-    return out;
-  }
-  function patchPair(tokenizer, model, clean2, corrupt, settings, patchHead = null) {
-    const c = model.config;
-    if (!c.causal) {
-      throw new Error(
-        "patching reads the next-word guess at the last position: pick a next-word model"
-      );
-    }
-    const prep = (text) => tokenizer.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord: false });
-    const a = prep(clean2), b = prep(corrupt);
-    if (a.ids.length !== b.ids.length || !a.ids.length) {
-      throw new Error(
-        `the two sentences need the same number of tokens (${a.ids.length} and ${b.ids.length})`
-      );
-    }
-    const out = patchIds(tokenizer, model, a.ids, b.ids, settings, patchHead);
-    return { ...out, tokens: a.pieces, corruptTokens: b.pieces };
-  }
-
   // static/engine/safetensors.js
   function halfToFloat(h) {
     const s = h & 32768 ? -1 : 1;
@@ -851,6 +899,238 @@
     return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
+  // static/engine/numpy_random.js
+  var M32 = 4294967295;
+  var MASK64 = (1n << 64n) - 1n;
+  var MASK128 = (1n << 128n) - 1n;
+  var MULT128 = 0x2360ed051fc65da44385df649fccf645n;
+  var INIT_A = 1135663077;
+  var MULT_A = 2468251765;
+  var INIT_B = 2337405405;
+  var MULT_B = 1492356589;
+  var MIX_MULT_L = 3389127133;
+  var MIX_MULT_R = 1232336661;
+  var POOL = 4;
+  var mul32 = (a, b) => Math.imul(a, b) >>> 0;
+  var xshift = (v) => (v ^ v >>> 16) >>> 0;
+  function seedWords(seed) {
+    let n = BigInt(seed);
+    if (n < 0n) throw new Error("the seed must be a non-negative integer");
+    const words = [];
+    do {
+      words.push(Number(n & 0xffffffffn));
+      n >>= 32n;
+    } while (n > 0n);
+    return words;
+  }
+  function seedPool(seed) {
+    const entropy = seedWords(seed);
+    let hashConst = INIT_A;
+    const hashmix = (value) => {
+      value = (value ^ hashConst) >>> 0;
+      hashConst = mul32(hashConst, MULT_A);
+      return xshift(mul32(value, hashConst));
+    };
+    const mix = (x, y) => xshift(mul32(MIX_MULT_L, x) - mul32(MIX_MULT_R, y) >>> 0);
+    const pool = [];
+    for (let i = 0; i < POOL; i++) pool.push(hashmix(i < entropy.length ? entropy[i] : 0));
+    for (let src = 0; src < POOL; src++) {
+      for (let dst = 0; dst < POOL; dst++) {
+        if (src !== dst) pool[dst] = mix(pool[dst], hashmix(pool[src]));
+      }
+    }
+    for (let src = POOL; src < entropy.length; src++) {
+      for (let dst = 0; dst < POOL; dst++) pool[dst] = mix(pool[dst], hashmix(entropy[src]));
+    }
+    return pool;
+  }
+  function generateState(pool, n64) {
+    let hashConst = INIT_B;
+    const words = [];
+    for (let i = 0; i < 2 * n64; i++) {
+      const v = (pool[i % pool.length] ^ hashConst) >>> 0;
+      hashConst = mul32(hashConst, MULT_B);
+      words.push(xshift(mul32(v, hashConst)));
+    }
+    const out = [];
+    for (let i = 0; i < n64; i++) {
+      out.push(BigInt(words[2 * i]) | BigInt(words[2 * i + 1]) << 32n);
+    }
+    return out;
+  }
+  function defaultRng(seed = 0) {
+    const [s0, s1, i0, i1] = generateState(seedPool(seed), 4);
+    const initState = s0 << 64n | s1;
+    const initSeq = i0 << 64n | i1;
+    const inc = (initSeq << 1n | 1n) & MASK128;
+    let state3 = 0n;
+    const step = () => state3 = state3 * MULT128 + inc & MASK128;
+    step();
+    state3 = state3 + initState & MASK128;
+    step();
+    let spare = null;
+    function nextUint64() {
+      step();
+      const x = (state3 >> 64n ^ state3) & MASK64;
+      const rot = state3 >> 122n;
+      return (x >> rot | x << (64n - rot & 63n)) & MASK64;
+    }
+    function nextUint32() {
+      if (spare != null) {
+        const v = spare;
+        spare = null;
+        return v;
+      }
+      const next = nextUint64();
+      spare = Number(next >> 32n);
+      return Number(next & 0xffffffffn);
+    }
+    function interval(max) {
+      if (max === 0) return 0;
+      let mask2 = max;
+      for (const s of [1, 2, 4, 8, 16]) mask2 = (mask2 | mask2 >>> s) >>> 0;
+      let value;
+      do
+        value = (nextUint32() & mask2) >>> 0;
+      while (value > max);
+      return value;
+    }
+    function permutation(n) {
+      if (n > M32) throw new Error("too many items to shuffle");
+      const a = Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i >= 1; i--) {
+        const j = interval(i);
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a;
+    }
+    return { nextUint32, nextUint64, permutation };
+  }
+
+  // static/engine/shuffle.js
+  var SPACES = /* @__PURE__ */ new Set([
+    9,
+    10,
+    11,
+    12,
+    13,
+    28,
+    29,
+    30,
+    31,
+    32,
+    133,
+    160,
+    5760,
+    8192,
+    8193,
+    8194,
+    8195,
+    8196,
+    8197,
+    8198,
+    8199,
+    8200,
+    8201,
+    8202,
+    8232,
+    8233,
+    8239,
+    8287,
+    12288
+  ]);
+  function wordStarts(pieces) {
+    const out = [];
+    pieces.forEach((p, i) => {
+      if (i === 0 || p.length > 0 && SPACES.has(p.codePointAt(0))) out.push(i);
+    });
+    return out;
+  }
+  function wordPermutation(pieces, seed = 0) {
+    const starts = [...wordStarts(pieces), pieces.length];
+    const words = [];
+    for (let w = 0; w + 1 < starts.length; w++) {
+      words.push(Array.from({ length: starts[w + 1] - starts[w] }, (_, i) => starts[w] + i));
+    }
+    if (words.length < 2) return null;
+    const rng = defaultRng(seed);
+    let order = null;
+    for (let tries = 0; tries < 50; tries++) {
+      order = rng.permutation(words.length);
+      if (order.some((w, i) => w !== i)) break;
+    }
+    return order.flatMap((w) => words[w]);
+  }
+  function headOf(patterns, H, n, layer, head) {
+    const o = (layer * H + head) * n * n;
+    return Array.from(
+      { length: n },
+      (_, q) => Array.from(patterns.subarray(o + q * n, o + q * n + n))
+    );
+  }
+  function topAt(model, n) {
+    const out = [];
+    for (let p = 0; p < n; p++) {
+      const logits = model.logitsAt(p);
+      let best = 0;
+      for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
+      out.push(best);
+    }
+    return out;
+  }
+  function shuffleIds(model, ids, pieces, settings, layer = 0, head = 0, seed = 0) {
+    const c = model.config, H = c.n_heads, n = ids.length;
+    const clamp = (x, top) => Math.min(Math.max(Math.trunc(Number(x)) || 0, 0), top - 1);
+    layer = clamp(layer, c.n_layers);
+    head = clamp(head, H);
+    const perm = n ? wordPermutation(pieces, seed) : null;
+    const result = { tokens: [...pieces], shuffledTokens: [...pieces], perm, layer, head };
+    Object.assign(result, { original: null, shuffled: null, restored: null });
+    Object.assign(result, { maxDiffHead: 0, maxDiffAll: 0, topChanged: 0 });
+    if (!perm) return result;
+    result.shuffledTokens = perm.map((i) => pieces[i]);
+    const knobs2 = { ...settings, causal: false };
+    const orig = model.forward(ids, knobs2, null).patterns;
+    const topOrig = topAt(model, n);
+    const shuf = model.forward(
+      perm.map((i) => ids[i]),
+      knobs2,
+      null
+    ).patterns;
+    const topShuf = topAt(model, n);
+    const inverse = new Array(n);
+    perm.forEach((orig2, j) => inverse[orig2] = j);
+    let maxAll = 0, maxHead = 0;
+    const restored = new Float32Array(orig.length);
+    for (let lh = 0; lh < c.n_layers * H; lh++) {
+      const o = lh * n * n;
+      for (let q = 0; q < n; q++) {
+        for (let k = 0; k < n; k++) {
+          const v = shuf[o + inverse[q] * n + inverse[k]];
+          restored[o + q * n + k] = v;
+          const d = Math.abs(orig[o + q * n + k] - v);
+          if (d > maxAll) maxAll = d;
+          if (lh === layer * H + head && d > maxHead) maxHead = d;
+        }
+      }
+    }
+    result.original = headOf(orig, H, n, layer, head);
+    result.shuffled = headOf(shuf, H, n, layer, head);
+    result.restored = headOf(restored, H, n, layer, head);
+    result.maxDiffHead = maxHead;
+    result.maxDiffAll = maxAll;
+    result.topChanged = topOrig.filter((t, i) => t !== topShuf[inverse[i]]).length;
+    return result;
+  }
+  function sentenceShuffle(tokenizer, model, text, settings, layer, head, seed = 0) {
+    const c = model.config;
+    const prep = tokenizer.prepare(text == null ? "" : String(text), {
+      nCtx: c.n_ctx,
+      maskedWord: !c.causal
+    });
+    return shuffleIds(model, prep.ids, prep.pieces, settings, layer, head, seed);
+  }
+
   // static/engine/stages.js
   var PER_HEAD = ["batch", "head", "pos", "d_head"];
   var SQUARE = ["batch", "head", "query pos", "key pos"];
@@ -906,7 +1186,7 @@
     const proj = (big) => `${big} = X · W_${big}ᵀ (one wide projection, ${c.d_model} columns, split into ${nh} heads of ${dh}); head ${head} keeps columns ${c0}–${c1}`;
     const turned = (role) => `each pair of dimensions (2i, 2i+1) of ${role} turned by position × θᵢ`;
     const qk = model.invFreq ? "rotated q · rotated kᵀ" : "Q · Kᵀ";
-    const side = nh === 1 ? "the one head's Z" : `all ${nh} heads' Z side by side`;
+    const side2 = nh === 1 ? "the one head's Z" : `all ${nh} heads' Z side by side`;
     return {
       x: [
         "Block input X",
@@ -930,7 +1210,7 @@
       z: [`Head ${head} output`, "Z = A · V: each row is a weighted average of the value rows"],
       concat: [
         "Heads concatenated",
-        `${side}: [pos, heads × d_head] = [pos, ${c.d_model}]; head ${head} is columns ${c0}–${c1}`
+        `${side2}: [pos, heads × d_head] = [pos, ${c.d_model}]; head ${head} is columns ${c0}–${c1}`
       ],
       out: [
         "Output projection",
@@ -1333,8 +1613,8 @@
     if (k.scale != null && !SCALES.includes(k.scale)) {
       throw new Error(`scale must be one of ${SCALES.join(", ")}`);
     }
-    const temperature = k.temperature == null ? 1 : Number(k.temperature);
-    if (!Number.isFinite(temperature) || temperature <= 0) {
+    const temperature2 = k.temperature == null ? 1 : Number(k.temperature);
+    if (!Number.isFinite(temperature2) || temperature2 <= 0) {
       throw new Error("temperature must be a positive finite number");
     }
     const headsOff2 = (k.heads_off || []).map((pair) => {
@@ -1345,7 +1625,7 @@
       }
       return [l, h];
     });
-    return { causal: k.causal, scale: k.scale, temperature, headsOff: headsOff2 };
+    return { causal: k.causal, scale: k.scale, temperature: temperature2, headsOff: headsOff2 };
   }
   function topGuesses(t, logits, count = 3) {
     let max = -Infinity;
@@ -1438,7 +1718,7 @@
     let tokenizer = null;
     let tokenizerReady = false;
     const models = /* @__PURE__ */ new Map();
-    const ready = /* @__PURE__ */ new Set();
+    const ready2 = /* @__PURE__ */ new Set();
     function configure(options = {}) {
       source.configure(options);
       if (options.simd != null) simd = !!options.simd;
@@ -1462,23 +1742,23 @@
       if (!models.has(name)) {
         const file = `${name}.safetensors`;
         const bytes = source.reader(file)(source.url(file, name));
-        const made = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
-        made.then(
-          () => ready.add(name),
+        const made2 = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
+        made2.then(
+          () => ready2.add(name),
           () => models.delete(name)
         );
-        models.set(name, made);
+        models.set(name, made2);
         tok();
       }
       return models.get(name);
     }
     function loaded(name) {
-      return ready.has(name) && tokenizerReady;
+      return ready2.has(name) && tokenizerReady;
     }
     async function runTyped(text, knobs2) {
       const name = knobs2 && knobs2.model;
       const [t, model] = await Promise.all([tok(), load2(name)]);
-      ready.add(name);
+      ready2.add(name);
       const settings = checked(knobs2, model.config);
       if (!(knobs2 && knobs2.detail)) return forward(t, model, text, settings);
       const probe = stageProbe(model, settings, knobs2.layer, knobs2.head);
@@ -1515,6 +1795,16 @@
       async patch(clean2, corrupt, knobs2) {
         const [t, model, settings] = await need(knobs2);
         return patchPair(t, model, clean2, corrupt, settings, knobs2.patchHead);
+      },
+      // The Ablate view's guesses and loss with knobs.heads_off switched off, and without.
+      async ablate(text, knobs2) {
+        const [t, model, settings] = await need(knobs2);
+        return sentenceAblation(t, model, text, settings);
+      },
+      // The word-shuffle test on one head (knobs.layer, knobs.head), numpy's seed knobs.seed.
+      async shuffle(text, knobs2) {
+        const [t, model, settings] = await need(knobs2);
+        return sentenceShuffle(t, model, text, settings, knobs2.layer, knobs2.head, knobs2.seed || 0);
       }
     };
   }
@@ -1617,15 +1907,15 @@
   function displayToken(text, ranges = null) {
     if (!text) return "∅";
     const chars = points(text);
-    let shown = "";
-    for (let i = 0; i < chars.length; i++) shown += showChar(chars, i, ranges);
+    let shown3 = "";
+    for (let i = 0; i < chars.length; i++) shown3 += showChar(chars, i, ranges);
     const first = chars[0];
-    if (cat(first, MARK, ranges) && !isVS(first.codePointAt(0))) shown = "◌" + shown;
-    return shown;
+    if (cat(first, MARK, ranges) && !isVS(first.codePointAt(0))) shown3 = "◌" + shown3;
+    return shown3;
   }
   function plainLabel(token, maxChars = 8, ranges = null) {
-    const shown = points(displayToken(token, ranges));
-    return shown.length <= maxChars ? shown.join("") : shown.slice(0, maxChars - 1).join("") + "…";
+    const shown3 = points(displayToken(token, ranges));
+    return shown3.length <= maxChars ? shown3.join("") : shown3.slice(0, maxChars - 1).join("") + "…";
   }
 
   // static/engine/captions.js
@@ -1700,17 +1990,17 @@
   // static/engine/payload.js
   function knobsOf(t, c, opts) {
     const k = t.controls;
-    const { objective, heads, pos, mask, scaling, temperature, layer, head, theme: theme2 } = c;
+    const { objective, heads, pos, mask: mask2, scaling: scaling2, temperature: temperature2, layer, head, theme: theme2 } = c;
     if (objective === k.lab || !(objective in k.objectives)) return null;
     const name = ((k.models[objective] || {})[String(Number(heads))] || {})[pos];
-    if (!name || !(mask in k.masks) || !(scaling in k.scales)) return null;
-    const temp2 = Number(temperature);
+    if (!name || !(mask2 in k.masks) || !(scaling2 in k.scales)) return null;
+    const temp2 = Number(temperature2);
     if (!Number.isFinite(temp2)) return null;
     const [low, high] = k.temperature_range;
     return {
       model: name,
-      causal: k.masks[mask],
-      scale: k.scales[scaling],
+      causal: k.masks[mask2],
+      scale: k.scales[scaling2],
       temperature: Math.min(Math.max(temp2, low), high),
       heads_off: opts && opts.heads_off || [],
       layer: Math.trunc(Number(layer)) || 0,
@@ -1721,8 +2011,8 @@
         objective: String(objective),
         heads: Math.trunc(Number(heads)),
         pos: String(pos),
-        mask: String(mask),
-        scaling: String(scaling),
+        mask: String(mask2),
+        scaling: String(scaling2),
         temperature: temp2,
         layer: Math.trunc(Number(layer)) || 0,
         head: Math.trunc(Number(head)) || 0,
@@ -1782,7 +2072,7 @@
     let texts2 = null;
     let textsUrl = "engine_texts.json";
     let loading = null;
-    const failed = /* @__PURE__ */ new Map();
+    const failed3 = /* @__PURE__ */ new Map();
     async function getTexts() {
       if (texts2) return texts2;
       if (!loading) {
@@ -1791,12 +2081,12 @@
       }
       return loading;
     }
-    async function ready(name, fetchIt) {
+    async function ready2(name, fetchIt) {
       if (engine2.loaded(name)) return true;
-      if (Date.now() - (failed.get(name) || -Infinity) < RETRY_MS) return false;
+      if (Date.now() - (failed3.get(name) || -Infinity) < RETRY_MS) return false;
       try {
         const loading2 = engine2.load(name);
-        loading2.catch(() => failed.set(name, Date.now()));
+        loading2.catch(() => failed3.set(name, Date.now()));
         const raced = fetchIt ? loading2 : Promise.race([loading2, Promise.resolve(NOT_YET)]);
         return await raced !== NOT_YET;
       } catch {
@@ -1806,7 +2096,7 @@
     async function gridPayload2(text, controls, opts = {}) {
       const t = await getTexts();
       const knobs2 = knobsOf(t, controls || {}, opts);
-      if (!knobs2 || !await ready(knobs2.model, opts.fetch)) return null;
+      if (!knobs2 || !await ready2(knobs2.model, opts.fetch)) return null;
       text = text == null ? "" : String(text);
       if (!text.trim()) {
         return { ok: false, text, controls: knobs2.controls, caption: plainStatus(t.empty_state) };
@@ -1917,19 +2207,19 @@
     return g2;
   }
   function drawTokens(ctx, p, g2) {
-    const n = p.n, cell = g2.size / n;
-    ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
+    const n = p.n, cell2 = g2.size / n;
+    ctx.font = Math.max(9, Math.min(13, Math.floor(cell2 * 0.9))) + "px " + FONT;
     ctx.textAlign = "right";
     for (let l = 0; l < p.layers; l++) {
       for (let q = 0; q < n; q++) {
-        ctx.fillText(p.tokens[q], g2.left - 4, g2.y(l) + (q + 0.5) * cell, g2.left - 6);
+        ctx.fillText(p.tokens[q], g2.left - 4, g2.y(l) + (q + 0.5) * cell2, g2.left - 6);
       }
     }
     const bottom = g2.y(p.layers - 1) + g2.size + 4;
     for (let h = 0; h < p.heads; h++) {
       for (let k = 0; k < n; k++) {
         ctx.save();
-        ctx.translate(g2.x(h) + (k + 0.5) * cell, bottom);
+        ctx.translate(g2.x(h) + (k + 0.5) * cell2, bottom);
         ctx.rotate(-Math.PI / 3);
         ctx.fillText(p.tokens[k], 0, 0, g2.bottom);
         ctx.restore();
@@ -1987,10 +2277,10 @@
     return c ? c[SHOWN] : void 0;
   }
   var Grid = class {
-    constructor(element, { data = null, colors = null, onOpen = null, noAnswer: noAnswer2 = null } = {}) {
+    constructor(element, { data = null, colors: colors2 = null, onOpen = null, noAnswer: noAnswer2 = null } = {}) {
       this.element = element;
       this.data = data;
-      this.colors = colors;
+      this.colors = colors2;
       this.onOpen = onOpen || (() => {
       });
       this.noAnswer = noAnswer2 || SERVER_WORDS;
@@ -2203,19 +2493,33 @@
   }
   var grid = { mount, request, panel, state };
 
-  // static/site/site.js
-  AE.grid = grid;
+  // static/site/page_config.js
   var CONFIG = JSON.parse(document.getElementById("ae-config").textContent);
   var $ = (id) => document.getElementById(id);
-  var box = $("sentence-box");
   var dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
   var theme = dark ? "dark" : "light";
-  var state2 = { layer: 0, head: 0, headsOff: /* @__PURE__ */ new Set(), payload: null, hideGuesses: false };
-  engine.configure({ base: "models/", hashes: CONFIG.hashes });
+  var colors = CONFIG.colors[theme];
   var FROM_FILE = location.protocol === "file:";
   var SERVE_FOLDER = "⚠️ This page was opened as a file, and a browser does not let such a page read the models beside it. Serve its folder instead: in a terminal in this folder run python -m http.server -d . 8000 then open http://localhost:8000/";
-  payload.setTexts(CONFIG.engineTexts);
-  for (const id of ["app-link", "step-app-link"]) $(id).href = CONFIG.appUrl;
+  function el(tag, attrs = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k.includes("-")) e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    e.append(...children.filter((c) => c != null));
+    return e;
+  }
+  function warning(message) {
+    const m = String(message || "Something went wrong.").replace(/^⚠️\s*/, "");
+    return /^(✏️|ℹ️|⏳)/u.test(m) ? m : "⚠️ " + m;
+  }
+
+  // static/site/knobs.js
+  var KNOBS = ["objective", "heads", "pos", "mask", "scaling", "temperature"];
+  var state2 = { layer: 0, head: 0, headsOff: /* @__PURE__ */ new Set(), model: null, payload: null };
+  var box = () => $("sentence-box");
+  var temp = () => $("temperature");
   function fill2(select, choices) {
     for (const c of choices) {
       const o = document.createElement("option");
@@ -2224,41 +2528,50 @@
       select.appendChild(o);
     }
   }
-  fill2($("objective"), Object.keys(CONFIG.objectives));
-  fill2($("heads"), CONFIG.heads);
-  fill2($("pos"), CONFIG.positional);
-  fill2($("mask"), CONFIG.mask);
-  fill2($("scaling"), CONFIG.scaling);
-  fill2($("examples"), ["(pick an example)", ...CONFIG.examples]);
-  var temp = $("temperature");
-  [temp.min, temp.max] = CONFIG.temperature.map(String);
-  var KNOBS = ["objective", "heads", "pos", "mask", "scaling", "temperature"];
+  function fillKnobs() {
+    fill2($("objective"), Object.keys(CONFIG.objectives));
+    fill2($("heads"), CONFIG.heads);
+    fill2($("pos"), CONFIG.positional);
+    fill2($("mask"), CONFIG.mask);
+    fill2($("scaling"), CONFIG.scaling);
+    fill2($("examples"), ["(pick an example)", ...CONFIG.examples]);
+    [temp().min, temp().max] = CONFIG.temperature.map(String);
+  }
+  function showTemperature() {
+    $("temperature-value").textContent = Number(temp().value).toFixed(1);
+  }
   function setControls(c) {
     for (const k of KNOBS) $(k).value = String(c[k]);
-    $("temperature-value").textContent = Number(temp.value).toFixed(1);
+    showTemperature();
     state2.layer = c.layer;
     state2.head = c.head;
   }
+  function setText(text) {
+    box().value = text;
+  }
   function knobs() {
     return {
-      text: box.value,
+      text: box().value,
       objective: $("objective").value,
       heads: Number($("heads").value),
       pos: $("pos").value,
       mask: $("mask").value,
       scaling: $("scaling").value,
-      temperature: Number(temp.value),
+      temperature: Number(temp().value),
       layer: state2.layer,
       head: state2.head,
       theme
     };
   }
-  function modelName() {
-    const k = knobs();
+  function modelName(k = knobs()) {
     return CONFIG.objectives[k.objective] + "-h" + k.heads + "-" + k.pos;
   }
   function headsOff() {
     return [...state2.headsOff].map((s) => s.split(",").map(Number));
+  }
+  function clearHeadsOff() {
+    state2.headsOff.clear();
+    $("heads-off-boxes").dataset.shape = "";
   }
   function headBoxes(p) {
     const holder = $("heads-off-boxes"), shape = p.layers + "x" + p.heads;
@@ -2278,34 +2591,62 @@
       holder.appendChild(row);
     }
   }
-  $("heads-off-boxes").addEventListener("change", (ev) => {
-    const key = ev.target.dataset.head;
-    if (!key) return;
-    if (ev.target.checked) state2.headsOff.add(key);
-    else state2.headsOff.delete(key);
-    kick();
-  });
-  async function payloadFor(text, ctrls) {
-    if (FROM_FILE) return { ok: false, caption: SERVE_FOLDER };
-    const name = modelName();
-    if (!CONFIG.models.includes(name)) return { ok: false, caption: CONFIG.missing[name] };
-    if (name !== state2.model) {
-      state2.model = name;
-      state2.headsOff.clear();
-      $("heads-off-boxes").dataset.shape = "";
-      again = true;
+  function toggleHead(l, h) {
+    const input = $("heads-off-boxes").querySelector(`input[data-head='${l},${h}']`);
+    if (input) input.click();
+  }
+  function wireKnobs(changed) {
+    box().addEventListener("input", changed);
+    for (const k of KNOBS) {
+      $(k).addEventListener("input", () => {
+        showTemperature();
+        changed();
+      });
     }
-    if (!engine.loaded(name)) {
-      $("where").textContent = "⏳ Loading the model " + name + " into your browser…";
-      await loadModel(name);
-    }
-    const p = await gridPayload(text, ctrls, {
-      colors: CONFIG.colors[theme],
-      heads_off: headsOff(),
-      theme
+    $("examples").addEventListener("change", (ev) => {
+      if (ev.target.selectedIndex > 0) {
+        box().value = ev.target.value;
+        changed();
+      }
     });
-    $("where").textContent = "Computed in your browser (" + name + ").";
-    return p || { ok: false, caption: "⚠️ The browser cannot compute this view." };
+    $("heads-off-boxes").addEventListener("change", (ev) => {
+      const key = ev.target.dataset.head;
+      if (!key) return;
+      if (ev.target.checked) state2.headsOff.add(key);
+      else state2.headsOff.delete(key);
+      changed();
+    });
+  }
+
+  // static/site/loop.js
+  var views = [];
+  var running = false;
+  var again = false;
+  function addView(view) {
+    views.push(view);
+  }
+  function snapshot() {
+    const extra = views.filter((v) => v.active() && v.key).map((v) => v.key());
+    return JSON.stringify([knobs(), headsOff(), extra]);
+  }
+  async function kick() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const snap = snapshot();
+        const ctx = { knobs: knobs(), headsOff: headsOff(), fresh: () => snapshot() === snap };
+        for (const view of views) if (view.active()) await view.update(ctx);
+      } while (again);
+    } catch (e) {
+      $("where").textContent = warning(e && e.message);
+    } finally {
+      running = false;
+    }
   }
   async function loadModel(name) {
     try {
@@ -2317,14 +2658,47 @@
       throw new Error(why);
     }
   }
-  function noAnswer(error) {
-    return "⚠️ " + (error && error.message ? error.message : "The browser could not compute this view.");
+  async function ready(name) {
+    if (FROM_FILE) throw new Error(SERVE_FOLDER);
+    if (!CONFIG.models.includes(name)) throw new Error(CONFIG.missing[name]);
+    if (name !== state2.model) {
+      state2.model = name;
+      clearHeadsOff();
+      again = true;
+    }
+    if (!engine.loaded(name)) {
+      $("where").textContent = "⏳ Loading the model " + name + " into your browser…";
+      await loadModel(name);
+    }
+    $("where").textContent = "Computed in your browser (" + name + ").";
   }
-  var views = {};
+  async function payloadFor(text, controls) {
+    const name = modelName();
+    if (FROM_FILE) return { ok: false, caption: SERVE_FOLDER };
+    if (!CONFIG.models.includes(name)) return { ok: false, caption: CONFIG.missing[name] };
+    await ready(name);
+    const p = await gridPayload(text, controls, { colors, heads_off: headsOff(), theme });
+    return p || { ok: false, caption: "⚠️ The browser cannot compute this view." };
+  }
+  async function engineKnobs(ctx, opts = {}) {
+    const { text, ...controls } = ctx.knobs;
+    if (!String(text).trim()) throw new Error(CONFIG.engineTexts.empty_state);
+    const k = payload.knobsOf(controls, { heads_off: opts.headsOff || [] });
+    if (!k) throw new Error("The browser cannot compute this view.");
+    await ready(k.model);
+    return k;
+  }
+  function noAnswer(error) {
+    return warning(
+      error && error.message ? error.message : "The browser could not compute this view."
+    );
+  }
+
+  // static/site/grids.js
   var style = document.createElement("style");
   style.textContent = CONFIG.gridCss;
   document.head.appendChild(style);
-  function mountGrid(holder, view, options) {
+  function mountGrid(holder, view, options = {}) {
     const element = document.createElement("div");
     element.className = "ae-grid-box";
     element.innerHTML = CONFIG.gridHtml[view];
@@ -2335,47 +2709,640 @@
     if (!p || !p.ok) return p;
     return { ...panel(p, l, h), caption: "Layer " + l + ", head " + h + " · " + p.caption };
   }
-  var running = false;
-  var again = false;
-  async function kick() {
-    if (running) {
-      again = true;
-      return;
+  function matrixPayload(rows, tokens, at, caption) {
+    let bin = "";
+    for (const row of rows) {
+      for (const v of row) bin += String.fromCharCode(Math.round(Math.min(Math.max(v, 0), 1) * 100));
     }
-    running = true;
-    try {
-      do {
-        again = false;
-        const snap = JSON.stringify([knobs(), headsOff()]);
-        const ctx = { knobs: knobs(), fresh: () => JSON.stringify([knobs(), headsOff()]) === snap };
-        if (views.explore) await views.explore.update(ctx);
-        if (!$("large").hidden && views.head) await views.head.update(ctx);
-      } while (again);
-    } catch (e) {
-      $("where").textContent = "⚠️ " + (e && e.message ? e.message : "Something went wrong.");
-    } finally {
-      running = false;
+    const chars = CONFIG.engineTexts.grid_label_chars;
+    return {
+      ok: true,
+      layers: 1,
+      heads: 1,
+      n: tokens.length,
+      tokens: tokens.map((t) => payload.plainLabel(t, chars)),
+      z: btoa(bin),
+      selected: [0, 0],
+      at,
+      colors,
+      guesses: [],
+      where: "",
+      caption
+    };
+  }
+
+  // static/site/words.js
+  function percent(p) {
+    return Math.round(p * 100) + "%";
+  }
+  function headsLabel(heads) {
+    return [...heads].sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([l, h]) => "L" + l + " H" + h).join(", ");
+  }
+  function quoted(token, display = (s) => s) {
+    return "“" + display(token) + "”";
+  }
+  function guessChange(top, heads, display) {
+    const off = headsLabel(heads);
+    const was = quoted(top.was, display);
+    if (top.was === top.now) {
+      return `Top guess still ${was}: ${percent(top.wasOn)} → ${percent(top.wasOff)} with ${off} off.`;
+    }
+    return `Top guess ${was}: ${percent(top.wasOn)} → ${percent(top.wasOff)} with ${off} off; now ${quoted(top.now, display)} is the top guess, at ${percent(top.nowOff)}.`;
+  }
+  var TINY = 1e-4;
+  function plainNumber(value, digits = 2) {
+    const v = Math.abs(Number(value));
+    if (v === 0) return "0";
+    if (!Number.isFinite(v)) return Number.isNaN(v) ? "not a number" : "∞";
+    if (v < TINY) return "less than 0.0001";
+    if (v >= 10 ** digits) return Math.round(v).toLocaleString("en-US");
+    return String(Number(v.toPrecision(digits)));
+  }
+  function shuffleReading(said, r) {
+    if (!r.perm) return [said.none, ""];
+    const reading = r.maxDiffAll < said.bar ? said.same : said.changed.replace("{diff}", r.maxDiffAll.toFixed(3));
+    const numbers = `Largest difference for layer ${r.layer}, head ${r.head}: ${plainNumber(r.maxDiffHead)}; over every head: ${plainNumber(r.maxDiffAll)}. The top guess changed at ${r.topChanged} of ${r.tokens.length} tokens (compared token by token).`;
+    return [reading, numbers];
+  }
+  function shuffledWords(r) {
+    const starts = new Set(wordStarts(r.tokens));
+    return r.perm.map((i, j) => (j > 0 && starts.has(i) && !/^\s/u.test(r.tokens[i]) ? " " : "") + r.tokens[i]).join("").trim();
+  }
+  function patchReading(r, display) {
+    const cells = r.heads.flatMap((row, l) => row.map((share, h) => ({ l, h, share })));
+    cells.sort((a, b) => b.share - a.share || a.l - b.l || a.h - b.h);
+    const [top, next] = cells;
+    const name = (c) => "L" + c.l + " H" + c.h;
+    return `Top cell: ${name(top)} restores ${percent(top.share)} of the difference between the scores of ${quoted(r.answerToken, display)} and ${quoted(r.wrongToken, display)}` + (next ? `; next comes ${name(next)} with ${percent(next.share)}.` : ".");
+  }
+  function noShares(r, display) {
+    return `No shares: your sentence prefers ${quoted(r.answerToken, display)} over ${quoted(r.wrongToken, display)} by ${r.ld_clean.toFixed(2)} and the copy by ${r.ld_corrupt.toFixed(2)}, less than 1 apart, so sharing that difference out would divide by almost nothing. Change a word the guess depends on more.`;
+  }
+
+  // static/site/fig_ablate.js
+  var ROWS = 5;
+  var RANKED = 6;
+  function guessRow(g2, off) {
+    const bar = (p, cls) => el("span", { className: "ae-bar " + cls, style: `width:${p * 100}%` });
+    const numbers = off ? [percent(g2.on), " → ", el("strong", {}, percent(g2.off))] : [percent(g2.on)];
+    return el(
+      "li",
+      {},
+      el("span", { className: "ae-token" }, "“" + payload.displayToken(g2.token) + "”"),
+      el(
+        "span",
+        { className: "ae-bars" },
+        bar(g2.on, "ae-before"),
+        off ? bar(g2.off, "ae-after") : null
+      ),
+      el("span", { className: "ae-nums" }, ...numbers)
+    );
+  }
+  function rankingTable(rank, off) {
+    const offKeys = new Set(off.map(([l, h]) => l + "," + h));
+    const head = el(
+      "tr",
+      {},
+      ...["rank", "head", "loss rise", "loss without it"].map((t) => el("th", {}, t))
+    );
+    const rows = rank.heads.slice(0, RANKED).map(
+      (r, i) => el(
+        "tr",
+        { "data-head": r.layer + "," + r.head },
+        el("td", {}, String(i + 1)),
+        el(
+          "td",
+          {},
+          "L" + r.layer + " H" + r.head + (offKeys.has(r.layer + "," + r.head) ? " (off)" : "")
+        ),
+        el("td", {}, (r.delta >= 0 ? "+" : "") + r.delta.toFixed(3)),
+        el("td", {}, r.loss.toFixed(3))
+      )
+    );
+    return [el("thead", {}, head), el("tbody", {}, ...rows)];
+  }
+  function lossLine(a) {
+    if (a.lossOn == null) return "⚠️ " + a.how;
+    if (!a.headsOff.length) return `Loss (${a.how}): ${a.lossOn.toFixed(3)} with every head on.`;
+    const rise = a.lossOff - a.lossOn;
+    return `Loss (${a.how}): all heads on ${a.lossOn.toFixed(3)} → with ${headsLabel(a.headsOff)} off ${a.lossOff.toFixed(3)} (${rise >= 0 ? "+" : ""}${rise.toFixed(3)}).`;
+  }
+  function build2(holder) {
+    const parts = {
+      title: el("h3", {}),
+      rows: el("ol", { id: "ablate-predictions", className: "ae-guess-rows" }),
+      change: el("p", { id: "ablate-status" }),
+      loss: el("p", { className: "ae-muted" }),
+      table: el("table", { id: "ablate-ranking", className: "ae-table" }),
+      rankIntro: el("p", { className: "ae-muted" })
+    };
+    parts.element = el(
+      "div",
+      { className: "ae-figure", id: "ablate-figure" },
+      parts.title,
+      parts.rows,
+      parts.change,
+      parts.loss,
+      el("h3", {}, "Which heads matter for this sentence: each switched off alone"),
+      parts.table,
+      parts.rankIntro
+    );
+    holder.appendChild(parts.element);
+    return parts;
+  }
+  function draw(parts, a, rank) {
+    const off = a.headsOff.length > 0;
+    parts.title.textContent = off ? "Guesses: before → after" : "Guesses, all heads on";
+    parts.rows.replaceChildren(...a.guesses.slice(0, ROWS).map((g2) => guessRow(g2, off)));
+    parts.change.textContent = !a.top ? "" : off ? guessChange(a.top, a.headsOff, payload.displayToken) : "Tick a head under Switch heads off, or click its square in the grid, to switch it off.";
+    parts.loss.textContent = lossLine(a);
+    parts.table.replaceChildren(...rank.base == null ? [] : rankingTable(rank, a.headsOff));
+    parts.rankIntro.textContent = rank.base == null ? "⚠️ " + rank.how : `Loss = ${rank.how}; with every head on it is ${rank.base.toFixed(3)}. A big rise when a head is removed = the model needed that head here.`;
+  }
+  function failed(parts, e) {
+    parts.rows.replaceChildren();
+    parts.table.replaceChildren();
+    parts.change.textContent = warning(e.message);
+    parts.loss.textContent = parts.rankIntro.textContent = "";
+  }
+  function make(holder, { engineKnobs: engineKnobs2, record: record2 }) {
+    const parts = build2(holder);
+    let ranked = { key: null, rank: null };
+    async function update(ctx) {
+      try {
+        const k = await engineKnobs2(ctx, { headsOff: ctx.headsOff });
+        const text = ctx.knobs.text;
+        const a = await engine.ablate(text, k);
+        const key = JSON.stringify([text, k.model, k.causal, k.scale, k.temperature]);
+        if (ranked.key !== key) ranked = { key, rank: await engine.rank(text, k) };
+        if (!ctx.fresh()) return;
+        draw(parts, a, ranked.rank);
+        const { base, heads } = ranked.rank;
+        const { headsOff: headsOff2, guesses, top, lossOn, lossOff } = a;
+        const ranking = heads.slice(0, RANKED);
+        record2({ ok: true, headsOff: headsOff2, guesses, top, lossOn, lossOff, base, ranking });
+      } catch (e) {
+        if (!ctx.fresh()) return;
+        failed(parts, e);
+        record2({ ok: false, error: e.message });
+      }
+    }
+    return { element: parts.element, update };
+  }
+
+  // static/site/fig_compare.js
+  function side(id) {
+    const title = el("h3", {});
+    const holder = el("div", { className: "ae-panel", id }, title);
+    return { title, holder, grid: mountGrid(holder, "head") };
+  }
+  function make2(holder, { engineKnobs: engineKnobs2, record: record2, step }) {
+    const left = side("cmp-left"), right = side("cmp-right");
+    const note = el("p", { className: "ae-muted" });
+    const element = el(
+      "div",
+      { className: "ae-figure", id: "compare-figure" },
+      el("div", { className: "ae-panels ae-two" }, left.holder, right.holder),
+      note
+    );
+    holder.appendChild(element);
+    async function draw4(s, ctx) {
+      const { text, ...controls } = ctx.knobs;
+      const p = await gridPayload(text, controls, { colors, theme, fetch: true });
+      if (!p || !p.ok) throw new Error(p && p.caption || "The browser cannot compute this view.");
+      s.pending = oneHead(p, ...p.selected);
+      return p;
+    }
+    async function update(ctx) {
+      const scaling2 = step() && step().own.scaling || "none";
+      try {
+        await engineKnobs2(ctx);
+        const mine = { ...ctx, knobs: { ...ctx.knobs, scaling: scaling2 } };
+        const [a, b] = [await draw4(left, ctx), await draw4(right, mine)];
+        if (!ctx.fresh()) return;
+        left.title.textContent = "Scaling: " + ctx.knobs.scaling;
+        right.title.textContent = "Scaling: " + scaling2;
+        left.grid.draw(left.pending);
+        right.grid.draw(right.pending);
+        note.textContent = "";
+        record2({
+          ok: true,
+          head: a.selected,
+          scalings: [ctx.knobs.scaling, scaling2],
+          captions: [a.caption, b.caption]
+        });
+      } catch (e) {
+        if (!ctx.fresh()) return;
+        note.textContent = warning(e.message);
+        record2({ ok: false, error: e.message });
+      }
+    }
+    return { element, update };
+  }
+
+  // static/site/fig_losses.js
+  var { mask, scaling, temperature } = CONFIG.defaults;
+  var AS_TRAINED = { mask, scaling, temperature };
+  function make3(holder, { engineKnobs: engineKnobs2, record: record2 }) {
+    const intro = el("p", {});
+    const list = el("ol", { id: "losses", className: "ae-losses" });
+    const element = el("div", { className: "ae-figure", id: "losses-figure" }, intro, list);
+    holder.appendChild(element);
+    function row(what, loss) {
+      return el("li", {}, what + ": ", el("strong", {}, loss == null ? "–" : loss.toFixed(2)));
+    }
+    async function update(ctx) {
+      try {
+        const now = await engineKnobs2(ctx, { headsOff: ctx.headsOff });
+        const trainedCtx = { ...ctx, knobs: { ...ctx.knobs, ...AS_TRAINED } };
+        const trained = await engineKnobs2(trainedCtx);
+        const large2 = [now.layer, now.head];
+        const text = ctx.knobs.text;
+        const [a, b, c] = [
+          await engine.loss(text, trained),
+          await engine.loss(text, now),
+          await engine.loss(text, { ...now, heads_off: [...now.heads_off, large2] })
+        ];
+        if (!ctx.fresh()) return;
+        intro.textContent = a.loss == null ? warning(a.how) : `This sentence's loss (${a.how}; lower = easier to guess):`;
+        list.replaceChildren(
+          row("as trained", a.loss),
+          row(`with the knobs now (causal mask: ${ctx.knobs.mask})`, b.loss),
+          row(`and the large head, L${large2[0]} H${large2[1]}, off too`, c.loss)
+        );
+        record2({ ok: true, trained: a.loss, now: b.loss, largeOff: c.loss, large: large2 });
+      } catch (e) {
+        if (!ctx.fresh()) return;
+        intro.textContent = warning(e.message);
+        list.replaceChildren();
+        record2({ ok: false, error: e.message });
+      }
+    }
+    return { element, update };
+  }
+
+  // static/site/fig_patch.js
+  var COLOURS = palette(colors.scale);
+  var GUESSES = 5;
+  function cell(share, l, h, chosen, choose) {
+    const v = Math.round(Math.min(Math.max(share, 0), 1) * 100);
+    const [r, g2, b] = [0, 1, 2].map((i) => COLOURS[v * 3 + i]);
+    const light = 0.2126 * r + 0.7152 * g2 + 0.0722 * b > 140;
+    const button = el(
+      "button",
+      {
+        type: "button",
+        "aria-pressed": String(chosen),
+        "aria-label": `L${l} H${h}: ${percent(share)}`
+      },
+      percent(share)
+    );
+    button.style.background = `rgb(${r}, ${g2}, ${b})`;
+    button.style.color = light ? "#111" : "#fff";
+    button.addEventListener("click", () => choose(l, h));
+    return el("td", { "data-head": l + "," + h }, button);
+  }
+  function heatmap(r, choose) {
+    const heads = r.heads[0].length;
+    const top = el(
+      "tr",
+      {},
+      el("th", {}),
+      ...Array.from({ length: heads }, (_, h) => el("th", {}, "H" + h))
+    );
+    const rows = r.heads.map(
+      (row, l) => el(
+        "tr",
+        {},
+        el("th", {}, "L" + l),
+        ...row.map(
+          (share, h) => cell(share, l, h, r.patched.layer === l && r.patched.head === h, choose)
+        )
+      )
+    );
+    return el("table", { className: "ae-heatmap" }, el("thead", {}, top), el("tbody", {}, ...rows));
+  }
+  function guessRows(r) {
+    return r.guesses.slice(0, GUESSES).map(
+      (g2) => el(
+        "li",
+        {},
+        el("span", { className: "ae-token" }, "“" + payload.displayToken(g2.token) + "”"),
+        el(
+          "span",
+          { className: "ae-nums" },
+          percent(g2.corrupted),
+          " → ",
+          el("strong", {}, percent(g2.patched))
+        )
+      )
+    );
+  }
+  function build3(holder) {
+    const box2 = el("textarea", { id: "corrupt-box", rows: 2, maxLength: 1e4, spellcheck: false });
+    const label = el("label", { htmlFor: "corrupt-box" }, "The copy, one word changed");
+    const parts = {
+      box: box2,
+      pair: el("div", { id: "patch-pair" }, label, box2),
+      status: el("p", { id: "patch-status", className: "ae-muted" }),
+      heads: el("div", { id: "patch-heads" }),
+      reading: el("p", { id: "patch-reading" }),
+      guessTitle: el("h3", {}),
+      guessList: el("ol", { className: "ae-guess-rows ae-no-bars" })
+    };
+    parts.guesses = el("div", { id: "patch-guesses" }, parts.guessTitle, parts.guessList);
+    const { pair, status, heads, reading, guesses } = parts;
+    parts.element = el(
+      "div",
+      { className: "ae-figure", id: "patch-figure" },
+      pair,
+      status,
+      heads,
+      reading,
+      guesses
+    );
+    holder.appendChild(parts.element);
+    return parts;
+  }
+  function draw2(parts, r, choose) {
+    const show = payload.displayToken;
+    parts.status.textContent = `The guess for your sentence is “${show(r.answerToken)}”; for the copy the competitor is “${show(r.wrongToken)}”.`;
+    const shares = r.heads != null;
+    parts.heads.replaceChildren(...shares ? [heatmap(r, choose)] : []);
+    parts.reading.textContent = shares ? patchReading(r, show) : noShares(r, show);
+    parts.guesses.hidden = !shares;
+    if (!shares) return;
+    const { layer, head } = r.patched;
+    parts.guessTitle.textContent = `Guesses: the copy → with L${layer} H${head} patched`;
+    parts.guessList.replaceChildren(...guessRows(r));
+  }
+  function failed2(parts, e) {
+    parts.heads.replaceChildren();
+    parts.status.textContent = warning(e.message);
+    parts.reading.textContent = "";
+    parts.guesses.hidden = true;
+  }
+  function make4(holder, { engineKnobs: engineKnobs2, record: record2, step, kick: kick2 }) {
+    const parts = build3(holder);
+    let chosen = null;
+    parts.box.addEventListener("input", () => (chosen = null, kick2()));
+    const choose = (layer, head) => (chosen = { layer, head }, kick2());
+    async function update(ctx) {
+      try {
+        const k = await engineKnobs2(ctx);
+        if (chosen && chosen.head >= Number(ctx.knobs.heads)) chosen = null;
+        const r = await engine.patch(ctx.knobs.text, parts.box.value, { ...k, patchHead: chosen });
+        if (!ctx.fresh()) return;
+        draw2(parts, r, choose);
+        const { heads, patched, guesses, answerToken: answer, wrongToken: wrong } = r;
+        record2({ ok: true, heads, patched, guesses, answer, wrong });
+      } catch (e) {
+        if (!ctx.fresh()) return;
+        failed2(parts, e);
+        record2({ ok: false, error: e.message });
+      }
+    }
+    function show() {
+      parts.box.value = step() && step().own.corrupt || parts.box.value;
+      chosen = null;
+      $("sentence-label").textContent = "Your sentence";
+    }
+    const hide = () => $("sentence-label").textContent = "Sentence";
+    return { element: parts.element, update, key: () => [parts.box.value, chosen], show, hide };
+  }
+
+  // static/site/fig_shuffle.js
+  function panel2(id, title) {
+    const holder = el("div", { className: "ae-panel", id }, el("h3", {}, title));
+    return { holder, grid: mountGrid(holder, "head") };
+  }
+  function build4(holder) {
+    const parts = {
+      order: el("p", { id: "pe-shuffle-order" }),
+      diff: panel2("pe-shuffle-difference", "Difference"),
+      original: panel2("pe-shuffle-original", "Your sentence"),
+      shuffled: panel2("pe-shuffle-shuffled", "Words shuffled"),
+      summary: el("div", { id: "pe-shuffle-summary" })
+    };
+    const { order, diff, original, shuffled, summary } = parts;
+    parts.panels = el(
+      "div",
+      { className: "ae-panels" },
+      diff.holder,
+      original.holder,
+      shuffled.holder
+    );
+    parts.element = el(
+      "div",
+      { className: "ae-figure", id: "shuffle-figure" },
+      order,
+      parts.panels,
+      summary
+    );
+    holder.appendChild(parts.element);
+    return parts;
+  }
+  function drawPanels({ order, diff, original, shuffled }, r) {
+    const at = [r.layer, r.head], where = `layer ${r.layer}, head ${r.head}, mask off`;
+    const gap = r.original.map((row, q) => row.map((v, k) => Math.abs(v - r.restored[q][k])));
+    const largest = Math.max(0, ...gap.flat());
+    const what = "Your sentence − shuffled (put back in your order), its size; largest ";
+    diff.grid.draw(matrixPayload(gap, r.tokens, at, what + plainNumber(largest)));
+    original.grid.draw(matrixPayload(r.original, r.tokens, at, "As typed · " + where));
+    const read = "The same words in a new order, as the model read them";
+    shuffled.grid.draw(matrixPayload(r.shuffled, r.shuffledTokens, at, read));
+    order.textContent = "Shuffled: " + shuffledWords(r);
+  }
+  function draw3(parts, r) {
+    parts.panels.hidden = !r.perm;
+    if (r.perm) drawPanels(parts, r);
+    else parts.order.textContent = "";
+    const lines = shuffleReading(CONFIG.shuffleWords, r);
+    parts.summary.replaceChildren(...lines.filter(Boolean).map((t) => el("p", {}, t)));
+  }
+  function make5(holder, { engineKnobs: engineKnobs2, record: record2 }) {
+    const parts = build4(holder);
+    async function update(ctx) {
+      try {
+        const k = await engineKnobs2(ctx);
+        const r = await engine.shuffle(ctx.knobs.text, { ...k, seed: 0 });
+        if (!ctx.fresh()) return;
+        draw3(parts, r);
+        const { perm, layer, head, maxDiffHead, maxDiffAll, topChanged, shuffledTokens } = r;
+        record2({ ok: true, perm, layer, head, maxDiffHead, maxDiffAll, topChanged, shuffledTokens });
+      } catch (e) {
+        if (!ctx.fresh()) return;
+        parts.panels.hidden = true;
+        parts.order.textContent = "";
+        parts.summary.replaceChildren(el("p", {}, warning(e.message)));
+        record2({ ok: false, error: e.message });
+      }
+    }
+    return { element: parts.element, update };
+  }
+
+  // static/site/figures.js
+  var MAKERS = { ablate: make, compare: make2, losses: make3, patch: make4, shuffle: make5 };
+  var made = {};
+  var shown = {};
+  AE.site = { shown };
+  function record(kind, numbers) {
+    shown[kind] = { drawn: (shown[kind] && shown[kind].drawn || 0) + 1, ...numbers };
+  }
+  function figure(kind, holder, tools2) {
+    if (!MAKERS[kind]) return null;
+    if (!made[kind]) {
+      made[kind] = MAKERS[kind](holder, { ...tools2, record: (n) => record(kind, n) });
+      made[kind].kind = kind;
+    }
+    return made[kind];
+  }
+  function madeFigures() {
+    return Object.values(made);
+  }
+
+  // static/site/step_link.js
+  function stepIndex(search, count) {
+    const raw = new URLSearchParams(search).get("step");
+    if (raw === null || count < 1) return null;
+    const n = parseInt(raw.slice(0, 3), 10);
+    return Math.min(Math.max(Number.isNaN(n) ? 1 : n, 1), count) - 1;
+  }
+  function stepQuery(search, index) {
+    const params = new URLSearchParams(search);
+    params.set("step", String(index + 1));
+    return "?" + params.toString();
+  }
+
+  // static/site/steps.js
+  var LAYOUT = {
+    large: { large: true, grid: true },
+    losses: { large: true, grid: true },
+    ablate: { grid: true, switches: true },
+    shuffle: {},
+    compare: { grid: true },
+    patch: {},
+    app: { explore: false }
+  };
+  var tools = null;
+  var current = null;
+  var shownFigure = null;
+  function currentStep() {
+    return current == null ? null : CONFIG.steps[current];
+  }
+  var figureView = {
+    active: () => !!shownFigure && !$("explore").hidden,
+    update: (ctx) => shownFigure.update(ctx),
+    key: () => shownFigure && shownFigure.key ? shownFigure.key() : null
+  };
+  function markHidden(hidden) {
+    for (const e of document.querySelectorAll("[data-ae-hidden]"))
+      e.removeAttribute("data-ae-hidden");
+    document.body.classList.remove("ae-revealed");
+    for (const selector of hidden) {
+      for (const e of document.querySelectorAll(selector)) e.setAttribute("data-ae-hidden", "");
     }
   }
-  box.addEventListener("input", kick);
-  for (const k of KNOBS) {
-    $(k).addEventListener("input", () => {
-      $("temperature-value").textContent = Number(temp.value).toFixed(1);
-      kick();
+  function placeFigure(kind) {
+    if (shownFigure && shownFigure.hide) shownFigure.hide();
+    for (const f of madeFigures()) f.element.hidden = true;
+    shownFigure = figure(kind, $("step-figure"), { ...tools, step: currentStep });
+    $("step-figure").hidden = !shownFigure;
+    if (!shownFigure) return;
+    shownFigure.element.hidden = false;
+    if (shownFigure.show) shownFigure.show();
+  }
+  function showText(s, i) {
+    $("step").hidden = false;
+    $("step-title").textContent = s.title;
+    for (const part of ["look", "question", "answer"]) {
+      $("step-" + part).innerHTML = s[part];
+    }
+    $("step-elsewhere").hidden = !s.elsewhere;
+    $("step-elsewhere-text").textContent = s.elsewhere;
+    $("step-answer").hidden = true;
+    $("reveal").hidden = false;
+    $("next-step").hidden = i === CONFIG.steps.length - 1;
+    const query = stepQuery(location.search, i);
+    $("step-link").href = query;
+    history.replaceState(null, "", query);
+    for (const li of $("step-list").children) {
+      const here = li.dataset.i === String(i);
+      li.firstChild.setAttribute("aria-current", here ? "step" : "false");
+      if (here && li.scrollIntoView) li.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+  }
+  function showStep(i) {
+    const s = CONFIG.steps[i];
+    current = i;
+    showText(s, i);
+    const layout2 = LAYOUT[s.figure];
+    $("explore").hidden = layout2.explore === false;
+    state2.clickSwitches = !!layout2.switches;
+    placeFigure(layout2.explore === false ? "app" : s.figure);
+    if (layout2.explore !== false) {
+      setText(s.text);
+      setControls(s.controls);
+      clearHeadsOff();
+      $("knobs").open = true;
+      $("heads-off").open = !!layout2.switches;
+      $("grid-part").hidden = !layout2.grid;
+      $("large").hidden = true;
+    }
+    markHidden(s.hidden);
+    if (layout2.large) tools.openLarge();
+    else if (layout2.explore !== false) tools.kick();
+  }
+  function reveal() {
+    $("step-answer").hidden = false;
+    $("reveal").hidden = true;
+    document.body.classList.add("ae-revealed");
+  }
+  function tab(which) {
+    const steps = which === "steps";
+    $("steps").hidden = !steps;
+    $("explore").hidden = false;
+    $("step").hidden = true;
+    $("examples-row").hidden = steps;
+    current = null;
+    placeFigure(null);
+    markHidden([]);
+    state2.clickSwitches = false;
+    $("grid-part").hidden = false;
+    $("tab-steps").setAttribute("aria-pressed", String(steps));
+    $("tab-explore").setAttribute("aria-pressed", String(!steps));
+    if (!steps && new URLSearchParams(location.search).has("step")) {
+      history.replaceState(null, "", location.pathname);
+    }
+  }
+  function initSteps(pageTools) {
+    tools = pageTools;
+    CONFIG.steps.forEach((s, i) => {
+      const b = el("button", { type: "button" }, s.title);
+      b.addEventListener("click", () => showStep(i));
+      $("step-list").appendChild(el("li", { "data-i": String(i) }, b));
     });
+    $("reveal").addEventListener("click", reveal);
+    $("next-step").addEventListener(
+      "click",
+      () => showStep(Math.min(current + 1, CONFIG.steps.length - 1))
+    );
+    $("tab-explore").addEventListener("click", () => tab("explore"));
+    $("tab-steps").addEventListener("click", () => tab("steps"));
+    const linked = stepIndex(location.search, CONFIG.steps.length);
+    if (linked != null) {
+      tab("steps");
+      showStep(linked);
+    }
   }
-  $("examples").addEventListener("change", (ev) => {
-    if (ev.target.selectedIndex > 0) {
-      box.value = ev.target.value;
-      kick();
-    }
-  });
+
+  // static/site/site.js
+  AE.grid = grid;
+  engine.configure({ base: "models/", hashes: CONFIG.hashes });
+  AE.payload.setTexts(CONFIG.engineTexts);
+  for (const a of document.querySelectorAll("a.ae-app-link")) a.href = CONFIG.appUrl;
   function openHead(l, h) {
-    if (state2.clickSwitches) {
-      const input = $("heads-off-boxes").querySelector(`input[data-head='${l},${h}']`);
-      if (input) input.click();
-      return;
-    }
+    if (state2.clickSwitches) return toggleHead(l, h);
     state2.layer = l;
     state2.head = h;
     openLarge();
@@ -2385,69 +3352,14 @@
     $("large-title").textContent = "Layer " + state2.layer + ", head " + state2.head + ", large";
     kick();
   }
-  function showStep(i) {
-    const s = CONFIG.steps[i];
-    $("step").hidden = false;
-    $("step-title").textContent = s.title;
-    for (const part of ["look", "question", "answer"]) {
-      $("step-" + part).innerHTML = s[part];
-    }
-    $("step-answer").hidden = true;
-    $("reveal").hidden = false;
-    $("step-recorded").hidden = s.live;
-    state2.clickSwitches = false;
-    $("explore").hidden = !s.live;
-    state2.hideGuesses = s.live && s.hideGuesses;
-    document.body.classList.toggle("ae-hide-guesses", state2.hideGuesses);
-    for (const li of $("step-list").children) {
-      li.firstChild.setAttribute("aria-current", li.dataset.i === String(i) ? "step" : "false");
-    }
-    if (!s.live) return;
-    box.value = s.text;
-    setControls(s.controls);
-    state2.headsOff.clear();
-    $("heads-off-boxes").dataset.shape = "";
-    $("knobs").open = true;
-    $("heads-off").open = s.tab === "ablate";
-    state2.clickSwitches = s.tab === "ablate";
-    if (s.tab === "explore") openLarge();
-    else {
-      $("large").hidden = true;
-      kick();
-    }
-  }
-  $("reveal").addEventListener("click", () => {
-    $("step-answer").hidden = false;
-    $("reveal").hidden = true;
-    document.body.classList.remove("ae-hide-guesses");
-  });
-  CONFIG.steps.forEach((s, i) => {
-    const li = document.createElement("li"), b = document.createElement("button");
-    b.type = "button";
-    b.textContent = s.title + (s.live ? "" : " (recorded)");
-    b.addEventListener("click", () => showStep(i));
-    li.dataset.i = String(i);
-    li.appendChild(b);
-    $("step-list").appendChild(li);
-  });
-  function tab(which) {
-    const steps = which === "steps";
-    $("steps").hidden = !steps;
-    $("explore").hidden = false;
-    $("step").hidden = true;
-    state2.clickSwitches = false;
-    document.body.classList.remove("ae-hide-guesses");
-    $("tab-steps").setAttribute("aria-pressed", String(steps));
-    $("tab-explore").setAttribute("aria-pressed", String(!steps));
-  }
-  $("tab-explore").addEventListener("click", () => tab("explore"));
-  $("tab-steps").addEventListener("click", () => tab("steps"));
+  fillKnobs();
+  wireKnobs(kick);
   setControls(CONFIG.defaults);
-  box.value = CONFIG.examples[0] || "";
+  setText(CONFIG.examples[0] || "");
   if (FROM_FILE) $("where").textContent = SERVE_FOLDER;
   else engine.load(CONFIG.defaultModel).catch(() => {
   });
-  views.explore = mountGrid($("grid"), "explore", {
+  var explore = mountGrid($("grid"), "explore", {
     onOpen: openHead,
     async data(req) {
       const p = await payloadFor(req.text, req.controls);
@@ -2456,11 +3368,16 @@
       return p;
     }
   });
-  views.head = mountGrid($("head-large"), "head", {
+  var large = mountGrid($("head-large"), "head", {
     async data() {
       const p = state2.payload;
       return p && p.ok ? oneHead(p, ...p.selected) : p;
     }
   });
+  addView(figureView);
+  var shown2 = (id) => !$("explore").hidden && !$(id).hidden;
+  addView({ active: () => shown2("grid-part"), update: (ctx) => explore.update(ctx) });
+  addView({ active: () => shown2("large"), update: (ctx) => large.update(ctx) });
+  initSteps({ kick, openLarge, engineKnobs });
   kick();
 })();

@@ -21,18 +21,24 @@
 //   await engine.patch(clean, corrupt, {...knobs, patchHead}) -> {answer, wrong, ld_clean,
 //       ld_corrupt, heads, positions, patched, guesses, ...}   activation patching
 //       (patching.js)
+//   await engine.ablate(text, knobs) -> {guesses [{token, on, off}], top, lossOn, lossOff,
+//       ...}   knobs.heads_off switched off: the guesses and loss before -> after (ablation.js)
+//   await engine.shuffle(text, {...knobs, layer, head, seed}) -> {perm, original, restored,
+//       maxDiffHead, maxDiffAll, topChanged, ...}   the word-shuffle test, mask off (shuffle.js)
 //
 // knobs = {model: "causal-h4-rotary", causal: null|true|false, scale: null|"d_head"|
 // "d_model"|"none", temperature: 1.0, heads_off: [[layer, head], ...]}. The semantics are
 // those of explorer.analysis.run.analyse(..., detail=False): the text prepared as there
 // (static/engine/tokenizer.js), patterns[layer][head][query][key], and the top three
 // guesses at the last token (next word) or the first [mask] (masked word).
+import { sentenceAblation } from "./ablation.js";
 import { fetchBytes } from "./io.js";
 import { sentenceLoss, sentenceRanking } from "./losses.js";
 import { Transformer } from "./model.js";
 import { patchPair } from "./patching.js";
 import { parseSafetensors } from "./safetensors.js";
 import { sha256Hex } from "./sha256.js";
+import { sentenceShuffle } from "./shuffle.js";
 import { nestedStages, stageProbe } from "./stages.js";
 import * as tokenizers from "./tokenizer.js";
 
@@ -262,6 +268,16 @@ function measures(need) {
     async patch(clean, corrupt, knobs) {
       const [t, model, settings] = await need(knobs);
       return patchPair(t, model, clean, corrupt, settings, knobs.patchHead);
+    },
+    // The Ablate view's guesses and loss with knobs.heads_off switched off, and without.
+    async ablate(text, knobs) {
+      const [t, model, settings] = await need(knobs);
+      return sentenceAblation(t, model, text, settings);
+    },
+    // The word-shuffle test on one head (knobs.layer, knobs.head), numpy's seed knobs.seed.
+    async shuffle(text, knobs) {
+      const [t, model, settings] = await need(knobs);
+      return sentenceShuffle(t, model, text, settings, knobs.layer, knobs.head, knobs.seed || 0);
     },
   };
 }

@@ -8,7 +8,7 @@
 //   AttentionExplorer.model        {parseSafetensors(buffer), Transformer, alibiSlopes}
 //                                  (static/engine/model.js, safetensors.js)
 //   AttentionExplorer.engine       {configure, load, loaded, run, runTyped, loss, rank,
-//                                  patch} (engine.js; the same knobs for all):
+//                                  patch, ablate, shuffle} (engine.js; the same knobs for all):
 //     configure({base, urls, simd, read, hashes}): hashes is file name ("causal-h4-rotary.
 //        safetensors", "tokenizer.json") -> sha256 hex; a file with a known hash is refused,
 //        in plain words ("The model file … is damaged …"), when its bytes do not match
@@ -34,6 +34,15 @@
 //        Patch view's rows; null with heads), tokens, corruptTokens}:
 //        explorer.analysis.patching.patch on a next-word model (patching.js); a
 //        masked-word model, or sentences of different token counts, are refused (Error)
+//     await ablate(text, knobs) -> {tokens, predictAt, headsOff, guesses [{token, on, off}]
+//        (the union of both top-8: probability with every head on, and with heads_off off),
+//        top {was, wasOn, wasOff, now, nowOff} | null, lossOn, lossOff, positions, how}:
+//        explorer.views.ablate.ablate and its guess_change's numbers (ablation.js)
+//     await shuffle(text, {...knobs, layer, head, seed}) -> {tokens, shuffledTokens, perm
+//        (null: one word), layer, head, original, shuffled, restored [query][key],
+//        maxDiffHead, maxDiffAll, topChanged}: the Positional encodings view's word-shuffle
+//        test (explorer.analysis.positional_views.shuffle_from_ids), mask off, the words
+//        shuffled as numpy's default_rng(seed) shuffles them (shuffle.js, numpy_random.js)
 //   AttentionExplorer.payload      {setTexts, configure, texts, displayToken, plainLabel,
 //                                  knobsOf} (payload.js)
 //   AttentionExplorer.gridPayload  (text, controls, opts) -> payload | null (payload.js)

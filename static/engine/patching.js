@@ -38,7 +38,8 @@ function argmax(a, not = -1) {
   return best;
 }
 
-function softmax(logits) {
+/** The probabilities of ``logits`` (float64). */
+export function softmax(logits) {
   const max = logits[argmax(logits)];
   const p = new Float64Array(logits.length);
   let sum = 0;

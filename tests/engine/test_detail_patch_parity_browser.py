@@ -1,6 +1,8 @@
 """Inside one head and activation patching in the browser (static/engine/stages.js:
-``engine.run(text, {detail: true})``; static/engine/patching.js: ``engine.patch``) against the
-Python functions, in real Chromium, on the zoo (issue 48).
+``engine.run(text, {detail: true})``; static/engine/patching.js: ``engine.patch``), and the
+static edition's word-shuffle test and heads switched off (static/engine/shuffle.js:
+``engine.shuffle``; ablation.js: ``engine.ablate``), against the Python functions, in real
+Chromium, on the zoo (issue 48).
 
 The references: :func:`explorer.analysis.stages.head_stages` (the Inside one head view) and
 :func:`explorer.analysis.patching.patch` with the Patch view's guesses
@@ -11,7 +13,12 @@ switched off), the same stages in the same order with the same names, shapes and
 value within 1e-3 and -inf where Python has it; on the Patch view's example pair and a dozen
 more (one word changed, on several models, three under ``MIN_GAP``), the same answer and
 competitor, the logit differences within 0.02, every share within 0.02 and the same nulls;
-and on the example pair, the guesses of the corrupted run with L3 H2 patched.
+and on the example pair, the guesses of the corrupted run with L3 H2 patched. The shuffle
+test (:func:`explorer.analysis.positional_views.shuffle_experiment`) on a few models and
+heads: the same word order (numpy's generator), head and count of changed guesses, the
+patterns and differences within 1e-3 (none at all without a positional encoding); heads
+switched off (:func:`explorer.views.ablate.ablate`): the losses within 1e-3, the same top
+guess before and after, each guess's probabilities within 1e-3.
 
 Cheap by design: every Python reference is computed first, then ONE page (one load of the
 engine for the module) computes every browser number in ONE ``page.evaluate``.
@@ -25,10 +32,12 @@ import numpy as np
 import pytest
 
 from explorer.analysis.patching import HEAD_HOOK, MIN_GAP, patch, patch_one
+from explorer.analysis.positional_views import shuffle_experiment
 from explorer.analysis.run import prepare
 from explorer.analysis.stages import head_stages
 from explorer.models.settings import AttentionSettings
 from explorer.models.zoo import DEFAULT_NAME
+from explorer.views.ablate import ablate
 from explorer.views.compare import prediction_rows
 from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
 
@@ -70,9 +79,28 @@ PAIRS = [
     ("causal-h8-alibi", "The cat sat on the mat. The cat sat on the",
      "The dog sat on the mat. The cat sat on the", None),  # under MIN_GAP
 ]
-COMPUTE = """async ([details, pairs]) => {
+# (model, sentence, knobs with layer and head, seed): no positions (nothing changes), the
+# default model's copying head, ALiBi, learned, a masked-word model, one word
+SHUFFLES = [
+    ("causal-h4-none", "The dog chased the cat into the garden.", {"layer": 0, "head": 0}, 0),
+    (DEFAULT_NAME, EVERYDAY[0], {"layer": 3, "head": 2}, 0),
+    ("causal-h8-alibi", EVERYDAY[1], {"layer": 1, "head": 5, "temperature": 2.0}, 3),
+    ("causal-h2-learned", EVERYDAY[6], {"layer": 2, "head": 1, "scale": "none"}, 0),
+    ("bidir-h4-rotary", MASKED, {"layer": 0, "head": 2}, 0),
+    ("causal-h1-sinusoidal", "Hello", {"layer": 0, "head": 0}, 0),
+]
+REPEAT = ("Mia made a list: spoon lamp sock bread egg coat fork shoe. "
+          "She read it again: spoon lamp sock bread egg")
+# (model, sentence, knobs with heads_off)
+ABLATES = [
+    (DEFAULT_NAME, REPEAT, {"heads_off": [[3, 2]]}),
+    (DEFAULT_NAME, EVERYDAY[3], {}),
+    ("causal-h8-alibi", EVERYDAY[0], {"heads_off": [[0, 1], [2, 5]], "causal": False}),
+    ("bidir-h4-rotary", MASKED, {"heads_off": [[1, 1]]}),
+]
+COMPUTE = """async ([details, pairs, shuffles, ablates]) => {
   const E = AttentionExplorer.engine;
-  const out = {details: [], patches: []};
+  const out = {details: [], patches: [], shuffles: [], ablates: []};
   for (const [name, text, knobs] of details) {
     out.details.push((await E.run(text, {...knobs, model: name, detail: true})).detail);
   }
@@ -80,6 +108,12 @@ COMPUTE = """async ([details, pairs]) => {
     const knobs = {model: name};
     if (head) knobs.patchHead = {layer: head[0], head: head[1]};
     out.patches.push(await E.patch(clean, corrupt, knobs));
+  }
+  for (const [name, text, knobs, seed] of shuffles) {
+    out.shuffles.push(await E.shuffle(text, {...knobs, model: name, seed}));
+  }
+  for (const [name, text, knobs] of ablates) {
+    out.ablates.push(await E.ablate(text, {...knobs, model: name}));
   }
   return out;
 }"""
@@ -113,14 +147,30 @@ def patch_case(zoo, tok, name, clean, corrupt, head) -> dict:
     return case
 
 
+def shuffle_case(zoo, tok, name, text, knobs, seed):
+    return shuffle_experiment(zoo.get(name), tok, text, settings_of(knobs), knobs["layer"],
+                              knobs["head"], seed)
+
+
+def ablate_case(zoo, tok, name, text, knobs) -> dict:
+    heads = [tuple(h) for h in knobs.get("heads_off", [])]
+    a = ablate(zoo.get(name), tok, text, settings_of(knobs), heads)
+    top = tuple(tok.decode([int(np.argmax(p))]) for p in (a.on.probs, a.off.probs))
+    return {"ablation": a, "rows": prediction_rows(tok, a.on.probs, a.off.probs), "top": top}
+
+
 @pytest.fixture(scope="module")
 def computed(zoo_page, resources):
-    """(Python's detail and patch cases, the browser's answers): one page, one evaluate."""
+    """(Python's detail and patch cases, the browser's answers): one page, one evaluate;
+    the shuffle and heads-off cases as ``computed["shuffles"]`` (Python, browser)."""
     tok, zoo = resources
     details = [detail_case(zoo, tok, *case) for case in DETAIL]
     patches = [patch_case(zoo, tok, *case) for case in PAIRS]
     got = zoo_page.evaluate(COMPUTE, [[list(c) for c in DETAIL],
-                                      [[n, a, b, h and list(h)] for n, a, b, h in PAIRS]])
+                                      [[n, a, b, h and list(h)] for n, a, b, h in PAIRS],
+                                      [list(c) for c in SHUFFLES], [list(c) for c in ABLATES]])
+    got["python_shuffles"] = [shuffle_case(zoo, tok, *case) for case in SHUFFLES]
+    got["python_ablates"] = [ablate_case(zoo, tok, *case) for case in ABLATES]
     return details, patches, got
 
 
@@ -187,3 +237,46 @@ def test_the_example_pairs_patched_guesses_are_the_patch_views(computed):
     for row, (_, corrupted, patched) in zip(js["guesses"], want["guesses"], strict=True):
         assert abs(row["corrupted"] - corrupted) <= 1e-3
         assert abs(row["patched"] - patched) <= 1e-3
+
+
+@pytest.mark.parametrize("case", range(len(SHUFFLES)),
+                         ids=[f"{n}-{i}" for i, (n, *_) in enumerate(SHUFFLES)])
+def test_the_shuffle_test_is_the_positional_views(computed, case):
+    _, _, got = computed
+    want, js = got["python_shuffles"][case], got["shuffles"][case]
+    assert js["perm"] == (None if want.perm is None else want.perm.tolist())
+    assert (js["layer"], js["head"]) == (want.layer, want.head)
+    assert js["tokens"] == want.tokens and js["shuffledTokens"] == want.shuffled_tokens
+    if want.perm is None:
+        assert js["original"] is None and js["maxDiffAll"] == 0
+        return
+    for key in ("original", "shuffled", "restored"):
+        assert np.abs(np.array(js[key]) - getattr(want, key)).max() <= STAGES, key
+    assert abs(js["maxDiffHead"] - want.max_diff_head) <= STAGES
+    assert abs(js["maxDiffAll"] - want.max_diff_all) <= STAGES
+    assert abs(js["topChanged"] - want.top_changed) <= 1  # a near tie may flip one
+    if SHUFFLES[case][0].endswith("-none"):  # without positions the orders look the same
+        assert js["maxDiffAll"] < 1e-4 and want.max_diff_all < 1e-4
+    else:
+        assert js["maxDiffAll"] > 0.01
+
+
+@pytest.mark.parametrize("case", range(len(ABLATES)),
+                         ids=[f"{n}-{i}" for i, (n, *_) in enumerate(ABLATES)])
+def test_heads_off_are_the_ablate_views(computed, case):
+    _, _, got = computed
+    want, js = got["python_ablates"][case], got["ablates"][case]
+    a = want["ablation"]
+    assert js["tokens"] == a.tokens and js["predictAt"] == a.on.predict_at
+    for key, value in (("lossOn", a.loss_on), ("lossOff", a.loss_off)):
+        assert abs(js[key] - value) <= STAGES, (key, js[key], value)
+    assert (js["top"]["was"], js["top"]["now"]) == want["top"]
+    # every guess shown, with both probabilities; a place may swap only in a near tie
+    rows = {t: (p, q) for t, p, q in want["rows"]}
+    assert [r["token"] for r in js["guesses"]][:3] == [t for t, _, _ in want["rows"]][:3] \
+        or all(abs(r["on"] - rows[r["token"]][0]) <= STAGES for r in js["guesses"][:3])
+    for r in js["guesses"]:
+        p, q = rows[r["token"]]
+        assert abs(r["on"] - p) <= STAGES and abs(r["off"] - q) <= STAGES, r
+    if ABLATES[case][2].get("heads_off"):
+        assert a.loss_off != a.loss_on

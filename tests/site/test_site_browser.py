@@ -1,13 +1,14 @@
 """The static edition in real Chromium, served by a plain local static server: the first
 grid, typing with the network cut (and a model that cannot download then, said plainly), a
-click opening the large head, a knob, Start here, the phone and projector screens, a damaged
-model refused in plain words, and the page opened as a file. No request may leave for
-another host, and no message says a server is busy: this page has none."""
+click opening the large head, a knob, Start here (all nine steps on one page, their figures'
+numbers checked against the Python functions', and a step's own link), the phone and
+projector screens, a damaged model refused in plain words, and the page opened as a file. No
+request may leave for another host, and no message says a server is busy: this page has
+none."""
 
 from __future__ import annotations
 
-import re
-
+import numpy as np
 import pytest
 
 GRID = "window.AttentionExplorer?.grid?.state('#grid canvas')"
@@ -95,47 +96,229 @@ def test_switching_a_head_off_changes_the_grid(opened):
     assert "experiment" in page.locator("#grid .ae-grid-caption").inner_text()
 
 
-def test_start_here(opened):
-    page, _ = opened
-    page.click("#tab-steps")
-    page.locator("#step-list button").first.click()
-    assert page.locator("#step-question").inner_text().strip()
-    assert not page.locator("#step-answer").is_visible()
-    assert not page.locator("#step-recorded").is_visible()
-    page.wait_for_function(f"{LARGE} && {LARGE}.ok", timeout=5000)
-    assert page.locator("#sentence textarea").input_value().startswith("Once there was")
+SHOWN = "window.AttentionExplorer?.site?.shown"
+COVER = ("(s) => [...document.querySelectorAll(s)].map((e) => "
+         "getComputedStyle(e, '::after').content)")
+
+
+def step_button(page, n: int):
+    return page.locator("#step-list button").nth(n - 1)
+
+
+def show(page, n: int, kind: str | None = None) -> dict | None:
+    """Open step n (1-based) and, for a step with a figure, wait until it is drawn anew
+    with numbers; then nothing the page says may call it recorded or mention a server."""
+    before = page.evaluate(f"({SHOWN}?.[{kind!r}] || {{drawn: 0}}).drawn") if kind else 0
+    step_button(page, n).click()
+    assert page.locator("#step-title").inner_text().startswith(f"{n} ·")
+    assert page.url.endswith(f"?step={n}")
+    shown = None
+    if kind:
+        page.wait_for_function(f"({SHOWN}?.[{kind!r}] || {{drawn: 0}}).drawn > {before}",
+                               timeout=20000)
+        shown = page.evaluate(f"{SHOWN}[{kind!r}]")
+        assert shown["ok"], shown
+    said = page.evaluate("document.body.innerText").lower()
+    assert "recorded" not in said and "server" not in said, n
+    return shown
+
+
+def covered(page, selectors: list[str]) -> list[bool]:
+    """Whether each selector's elements are covered ("Hidden until Reveal")."""
+    return [all(c == '"Hidden until Reveal"' for c in page.evaluate(COVER, s))
+            and bool(page.evaluate(COVER, s)) for s in selectors]
+
+
+def reveal(page, selectors: list[str]) -> None:
+    assert covered(page, selectors) == [True] * len(selectors), selectors
     page.click("#reveal")
     assert page.locator("#step-answer").is_visible()
-    assert "previous" in page.locator("#step-answer").inner_text().lower() \
-        or "before" in page.locator("#step-answer").inner_text().lower()
-    # step 3 runs live too: the head its text names is ticked off, the guesses change
-    page.locator("#step-list button", has_text="Switch it off").click()
-    assert not page.locator("#step-recorded").is_visible()
+    assert covered(page, selectors) == [False] * len(selectors), selectors
+
+
+def wait_for(page, kind: str, condition: str) -> dict:
+    page.wait_for_function(f"(s => s && s.ok && ({condition}))({SHOWN}?.[{kind!r}])",
+                           timeout=20000)
+    return page.evaluate(f"{SHOWN}[{kind!r}]")
+
+
+@pytest.fixture(scope="module")
+def python_numbers(resources):
+    """What the Python functions say of the steps' sentences on the default model: step 3's
+    ranking and its copying head switched off (the Ablate view's), step 4's three losses,
+    step 5's shuffle test, step 8's patching (the Patch view's)."""
+    from explorer.analysis.losses import loss_spec, spec_loss
+    from explorer.analysis.patching import patch
+    from explorer.analysis.positional_views import equivariance_gap, shuffle_experiment
+    from explorer.models.settings import AttentionSettings
+    from explorer.models.zoo import DEFAULT_NAME
+    from explorer.views.ablate import ablate, rank_heads
+    from explorer.views.patch import EXAMPLE_CLEAN, EXAMPLE_CORRUPT
+    from explorer.views.start_here import ORDER, REPEAT, STORY, default_path
+
+    tok, zoo = resources
+    model = zoo.get(DEFAULT_NAME)
+    path = default_path(zoo, edition="static")
+    ind = (path[1].controls()["layer"], path[1].controls()["head"])
+    spec = loss_spec(tok.encode(REPEAT), True, tok.mask_id)
+    off = ablate(model, tok, REPEAT, AttentionSettings(), [ind])
+    story = loss_spec(tok.encode(STORY), True, tok.mask_id)
+    shuffled = shuffle_experiment(zoo.get("causal-h4-none"), tok, ORDER,
+                                  AttentionSettings(causal=False), 0, 0, seed=0)
+    patched = patch(model, tok.encode(EXAMPLE_CLEAN), tok.encode(EXAMPLE_CORRUPT))
+    return {
+        "ind": ind, "ranking": rank_heads(model, spec), "loss_on": off.loss_on,
+        "loss_off": off.loss_off,
+        "top": (tok.decode([int(np.argmax(off.on.probs))]),
+                tok.decode([int(np.argmax(off.off.probs))])),
+        "losses": [spec_loss(model, story, s) for s in (
+            AttentionSettings(), AttentionSettings(causal=False),
+            AttentionSettings(causal=False, head_mask=(ind,)))],
+        "shuffle": shuffled, "reading": equivariance_gap(shuffled), "heads": patched.heads,
+    }
+
+
+def test_start_here_walks_all_nine_steps(opened, python_numbers):
+    """One page, step by step: each step sets its sentence and knobs and draws its figure
+    in the browser, with the Python functions' numbers; what gives an answer away is covered
+    until Reveal; the two steps of the full app's views say so with its link."""
+    page, _ = opened
+    py = python_numbers
+    page.click("#tab-steps")
+    assert page.locator("#step-list button").count() == 9
+    walk_steps_1_to_4(page, py)
+    walk_steps_5_to_9(page, py)
+
+
+def walk_steps_1_to_4(page, py) -> None:
+    # 1: the large head over the grid
+    show(page, 1)
+    assert not page.locator("#step-answer").is_visible()
+    page.wait_for_function(f"{LARGE} && {LARGE}.ok && {GRID}.ok", timeout=10000)
+    assert page.locator("#sentence textarea").input_value().startswith("Once there was")
+    page.click("#reveal")
+    assert "large head" in page.locator("#step-answer").inner_text()
+    # 2: the guesses covered until Reveal
+    show(page, 2)
+    page.wait_for_function(f"{LARGE} && {LARGE}.ok && {LARGE}.n === 24", timeout=10000)
+    reveal(page, ["#grid .ae-grid-guesses", "#head-large .ae-grid-guesses"])
+    assert "coat" in page.locator("#grid .ae-grid-guesses").inner_text()
+    # 3: the ranking is the Ablate view's; the copying head ticked off, the guesses and loss
+    # before -> after are ablate's
+    shown = show(page, 3, "ablate")
     assert page.evaluate("document.getElementById('heads-off').open")
-    named = re.search(r"L(\d+) H(\d+)", page.locator("#step-look").inner_text())
-    assert named, "step 3 names the copying head"
-    guesses = page.locator("#grid .ae-grid-guesses")
-    page.wait_for_function(f"{GRID} && {GRID}.ok && document.querySelector("
-                           "'#heads-off-boxes input[data-head]')", timeout=10000)
-    before = guesses.inner_text()
-    page.locator(f"#heads-off-boxes input[data-head='{named[1]},{named[2]}']").check()
-    page.wait_for_function("(b) => document.querySelector('#grid .ae-grid-guesses')"
-                           ".innerText !== b", arg=before, timeout=5000)
-    # a click on a square switches that head off (as on the app's Ablate grid)
+    ranking = py["ranking"]
+    assert abs(shown["base"] - ranking.base) <= 1e-3
+    rise = {(r.layer, r.head): r.delta for r in ranking.rows}
+    for place, row in enumerate(shown["ranking"][:3]):
+        want = ranking.rows[place]
+        assert abs(row["delta"] - rise[row["layer"], row["head"]]) <= 1e-3, row
+        if (row["layer"], row["head"]) != (want.layer, want.head):  # only a near tie
+            assert abs(rise[row["layer"], row["head"]] - want.delta) <= 1e-3, (place, row)
+    cells = page.locator("#ablate-ranking tbody tr").first.locator("td").all_inner_texts()
+    top = shown["ranking"][0]
+    assert cells[1] == f"L{top['layer']} H{top['head']}" and cells[2] == f"+{top['delta']:.3f}"
+    layer, head = py["ind"]
+    assert f"L{layer} H{head}" in page.locator("#step-look").inner_text()
+    page.locator(f"#heads-off-boxes input[data-head='{layer},{head}']").check()
+    shown = wait_for(page, "ablate", "s.headsOff.length === 1")
+    assert abs(shown["lossOn"] - py["loss_on"]) <= 1e-3
+    assert abs(shown["lossOff"] - py["loss_off"]) <= 1e-3
+    assert (shown["top"]["was"], shown["top"]["now"]) == py["top"] and py["top"][0] == " coat"
+    status = page.locator("#ablate-status").inner_text()
+    assert status.startswith("Top guess “␣coat”") and "is the top guess" in status
+    assert "before → after" in page.locator("#ablate-figure h3").first.inner_text()
+    # a click on a square switches that head off, as on the app's Ablate grid
     geom = page.evaluate(f"{GRID}.geom")  # the square of layer 0, head 1
     page.locator("#grid canvas").click(position={
         "x": geom["left"] + (geom["size"] + geom["gap"]) + geom["size"] / 2,
         "y": geom["top"] + geom["size"] / 2})
-    page.wait_for_function("document.querySelector(\"#heads-off-boxes input[data-head='0,1']\")"
-                           ".checked", timeout=5000)
+    wait_for(page, "ablate", "s.headsOff.length === 2")
     assert page.locator("#heads-off-boxes input[data-head='0,1']").is_checked()
     assert not page.locator("#large").is_visible()
-    assert "experiment" in page.locator("#grid .ae-grid-caption").inner_text()
-    recorded = page.locator("#step-list button", has_text="(recorded)").first
-    recorded.click()
-    assert page.locator("#step-recorded").is_visible()
-    assert "Recorded on the full app" in page.locator("#step-recorded").inner_text()
-    assert page.locator("#step-recorded a").get_attribute("href")
+    # 4: the loss as trained, with the mask off, and with the copying head off too
+    shown = show(page, 4, "losses")
+    assert page.locator("#mask").input_value() == "off"
+    assert shown["large"] == list(py["ind"])  # every head on again, the large head copying
+    for got, want in zip((shown["trained"], shown["now"], shown["largeOff"]), py["losses"],
+                         strict=True):
+        assert abs(got - want) <= 1e-3, (got, want)
+    assert page.locator("#losses li").count() == 3
+    assert f"{py['losses'][2]:.2f}" in page.locator("#losses li").nth(2).inner_text()
+    page.wait_for_function(f"{LARGE} && {LARGE}.ok", timeout=10000)
+
+
+def walk_steps_5_to_9(page, py) -> None:
+    # 5: the shuffle test on the model with no positional encoding, as the view's
+    shown = show(page, 5, "shuffle")
+    r = py["shuffle"]
+    assert page.locator("#pos").input_value() == "none"
+    assert shown["perm"] == r.perm.tolist() and shown["maxDiffAll"] < 1e-4
+    assert abs(shown["maxDiffHead"] - r.max_diff_head) <= 1e-3
+    assert not page.locator("#grid").is_visible()
+    for box in ("difference", "original", "shuffled"):
+        assert page.evaluate(f"AttentionExplorer.grid.state('#pe-shuffle-{box} canvas').ok")
+    assert max(page.evaluate("[...AttentionExplorer.grid.state("
+                             "'#pe-shuffle-difference canvas').cells]")) == 0
+    reveal(page, ["#pe-shuffle-difference", "#pe-shuffle-summary"])
+    assert page.locator("#pe-shuffle-summary p").first.inner_text() == py["reading"]
+    # 6: the same head as trained and with scaling none: sharper on the right
+    shown = show(page, 6, "compare")
+    assert shown["scalings"] == ["1/√d_head", "none"]
+    assert "scaling none" in shown["captions"][1] and "scaling" not in shown["captions"][0]
+    peaks = page.evaluate("""() => ['#cmp-left', '#cmp-right'].map((s) => {
+        const g = AttentionExplorer.grid.state(s + ' canvas');
+        let sum = 0;
+        for (let q = 0; q < g.n; q++) sum += Math.max(...g.cells.slice(q * g.n, q * g.n + g.n));
+        return sum / g.n;
+    })""")
+    assert peaks[1] > peaks[0] + 10, peaks
+    app_step(page, 7)
+    walk_step_8(page, py)
+    app_step(page, 9)
+
+
+def app_step(page, n: int) -> None:
+    """7 and 9: the full app's views, said in one line with its link."""
+    show(page, n)
+    assert not page.locator("#explore").is_visible()
+    line = page.locator("#step-elsewhere")
+    assert line.is_visible() and "full app" in line.inner_text()
+    assert line.locator("a").get_attribute("href") == "README.md"
+    assert page.locator("#step-look").inner_text().startswith("There, ")
+
+
+def walk_step_8(page, py) -> None:
+    """8: every head patched alone, the heatmap covered until Reveal; a click on a cell
+    patches that head."""
+    shown = show(page, 8, "patch")
+    assert page.locator("#corrupt-box").input_value().startswith("Tim wrote a list")
+    heads = np.array(shown["heads"])
+    assert heads.shape == py["heads"].shape and np.abs(heads - py["heads"]).max() <= 0.02
+    best = np.unravel_index(int(np.argmax(py["heads"])), heads.shape)
+    assert [shown["patched"]["layer"], shown["patched"]["head"]] == [int(x) for x in best]
+    reveal(page, ["#patch-heads", "#patch-reading", "#patch-guesses"])
+    assert page.locator("#patch-heads td button").count() == heads.size
+    page.locator("#patch-heads td[data-head='2,0'] button").click()
+    shown = wait_for(page, "patch", "s.patched.layer === 2 && s.patched.head === 0")
+    assert "with L2 H0 patched" in page.locator("#patch-guesses h3").inner_text()
+    assert page.locator("#patch-heads td[data-head='2,0'] button").get_attribute(
+        "aria-pressed") == "true"
+
+
+def test_a_step_link_opens_that_step(browser, site_url):
+    """?step=N (1-based, as the app's links) opens Start here on step N, drawn."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "?step=8")
+    page.wait_for_function(f"{SHOWN}?.patch?.ok", timeout=20000)
+    assert page.locator("#step-title").inner_text().startswith("8 ·")
+    assert step_button(page, 8).get_attribute("aria-current") == "step"
+    assert page.locator("#tab-steps").get_attribute("aria-pressed") == "true"
+    assert page.locator("#step-link").get_attribute("href") == "?step=8"
+    page.click("#tab-explore")  # back to Explore: the address names no step
+    assert "step=" not in page.url and page.locator("#grid").is_visible()
+    context.close()
 
 
 SCREENS = [((390, 844), 3), ((853, 480), 1.5)]

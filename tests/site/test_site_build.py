@@ -7,6 +7,9 @@ import hashlib
 import json
 import re
 import shutil
+from difflib import SequenceMatcher
+
+import pytest
 
 from explorer.paths import CHECKPOINTS, STATIC
 from explorer.site.build import build, zoo_models
@@ -58,18 +61,52 @@ def test_space_card(site):
 
 
 def test_config_comes_from_the_views(site, resources):
-    _, zoo = resources
+    tok, zoo = resources
     config = config_of(site)
     assert config["objectives"] == OBJECTIVES
     assert config["scaling"] == list(SCALE_CHOICES)
-    steps = default_path(zoo)  # titles and questions measure nothing
+    steps = default_path(zoo, tok, edition="static")
     assert [s["title"] for s in config["steps"]] == [s.title for s in steps]
     assert [s["question"] for s in config["steps"]] == [to_html(s.question) for s in steps]
-    live = [s["live"] for s in config["steps"]]
-    assert live == [s.tab in ("explore", "ablate") for s in steps] and any(live) \
-        and not all(live)
+    assert [s["look"] for s in config["steps"]] == [to_html(s.look) for s in steps]
+    assert [s["answer"] for s in config["steps"]] == [to_html(s.answer) for s in steps]
+    # every step has its figure; the two views only the full app has say so in one line
+    assert [s["figure"] for s in config["steps"]] == [
+        "large", "large", "ablate", "losses", "shuffle", "compare", "app", "patch", "app"]
+    assert [bool(s["elsewhere"]) for s in config["steps"]] == [s.tab in ("training", "lab")
+                                                               for s in steps]
+    assert config["steps"][7]["own"] == {"corrupt": steps[7].own["corrupt"]}
+    assert config["steps"][5]["own"] == {"scaling": "none"}
+    assert config["steps"][4]["hidden"] == list(steps[4].hidden)
+    assert "#head-large .ae-grid-guesses" in config["steps"][1]["hidden"]
     assert 'data-view="explore"' in config["gridHtml"]["explore"]
     assert "#grid .ae-grid-tip" in config["gridCss"]  # the grid's one CSS, scoped
+    assert "#step-figure .ae-grid-tip" in config["gridCss"]  # and the steps' panels'
+    assert "{diff}" in config["shuffleWords"]["changed"]
+
+
+def test_the_static_editions_words_are_true_of_its_page(resources):
+    """The static page shows the steps in the static edition's words: no view, slider or
+    table it does not have, nothing recorded elsewhere, no server; the prose is the app's
+    but for those phrases (one source), and the app's own words are untouched."""
+    tok, zoo = resources
+    app, static = default_path(zoo, tok), default_path(zoo, tok, edition="static")
+    unsaid = ("**Ablate**", "sliders", "The table names", "table under the figures",
+              "the table to name", "the page names it", "recorded", "server", "tick it below",
+              "**Layers** is now")
+    for a, s in zip(app, static, strict=True):
+        text = " ".join((s.look, s.question, s.answer))
+        assert not [w for w in unsaid if w in text], s.title
+        assert (s.title, s.question, s.tab, s.values, s.hidden) == \
+            (a.title, a.question, a.tab, a.values, a.hidden)
+        for mine, theirs in ((s.look, a.look), (s.answer, a.answer)):
+            blocks = SequenceMatcher(None, mine, theirs, autojunk=False).get_matching_blocks()
+            assert sum(b.size for b in blocks) >= 0.75 * len(mine), s.title  # app prose
+    said = " ".join(a.look + a.answer for a in app)
+    assert "open **Ablate**" in said or "(**Ablate**)" in said  # the app's words stay
+    assert "The sliders now point at it" in said
+    with pytest.raises(ValueError):
+        default_path(zoo, edition="notebook")
 
 
 def test_markdown_is_escaped():
