@@ -39,7 +39,6 @@ from explorer.models.config import POSITIONAL_ENCODINGS, ModelConfig
 from explorer.models.transformer import Transformer
 
 TESTS = Path(__file__).resolve().parent
-pytest_plugins = ["tests.parallel"]  # two tests at a time under xdist, a few alone
 
 
 def tiny_config(**overrides) -> ModelConfig:
