@@ -1,7 +1,7 @@
 // Heads switched off on one sentence, in the browser: the second implementation of
 // explorer/views/ablate.py's ablate (with prediction_rows and the numbers of guess_change),
 // so that the static edition's step 3 shows the Ablate view's guesses before -> after and
-// its loss. Parity: tests/js/ablation.test.mjs (Node, tiny models, tiny_steps.json) and
+// its loss. Parity: tests/js/shuffle.test.mjs (Node, tiny models, tiny_steps.json) and
 // tests/engine/test_detail_patch_parity_browser.py (Chromium, the zoo).
 //
 //   sentenceAblation(tokenizer, model, text, settings) -> {
