@@ -3,7 +3,7 @@
 ``--students`` sessions (30) press Train with the page's default settings, spread over
 ``--spread`` seconds (5), all behind one address, through the app's
 :class:`~explorer.training.lab_runner.LabRunner` with real workers and real training; each
-session then reads its run every 0.4 s as the page does. It prints when the last student
+session then reads its run once a second as the page does. It prints when the last student
 saw the finished run (seconds after the first press), how many trainings ran (sharing
 makes it one), how many presses attached to it and how many were replays, the training's
 own wall time, each worker's resident memory (after import and after the run) and the
@@ -29,7 +29,7 @@ from explorer.training.lab_runner import LabRunner  # noqa: E402
 from explorer.training.lab_worker import memory_kb  # noqa: E402
 from explorer.views.lab import LAB_CHOICES, read_settings  # noqa: E402
 
-POLL_S = 0.4  # the page reads its run this often (explorer/ui/lab_tab.py UPDATE_S)
+POLL_S = 1.0  # the page reads its run this often (explorer/ui/lab_tab.py UPDATE_S; a test checks)
 
 
 def page_defaults() -> LabSettings:

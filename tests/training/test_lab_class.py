@@ -22,3 +22,10 @@ def test_thirty_students_pressing_train_share_one_run(tmp_path):
     assert result["last_seen_s"] <= 60, result
     assert result["trainings"] == 1 and result["same_result"]  # one training for all
     assert result["attached"] + result["replays"] == 30 and result["attached"] >= 2
+
+
+def test_the_benchmark_reads_a_run_as_often_as_the_page_does():
+    from benchmarks.lab_class import POLL_S
+    from explorer.ui.lab_tab import UPDATE_S
+
+    assert POLL_S == UPDATE_S
