@@ -332,3 +332,11 @@ def test_the_labs_defaults_form_an_induction_head_in_a_few_hundred_steps():
     lo, hi = one["best_induction"]
     assert 0.08 <= lo <= hi <= 0.12 and 1.7 * even <= lo <= hi <= 2.5 * even
     has("about twice what attention spread evenly scores and far under the 0.3 bar")
+
+
+def test_the_8_head_rotary_models_late_induction_head():
+    """checkpoints/README.md: "the 8-head rotary model's induction head forms only as training
+    ends (0.06 at 9.7M tokens, ..." (its card's history: 0.0566 at 9,728,000 tokens)."""
+    points = tracked(card("causal-h8-rotary"), "induction")
+    text = " ".join((CHECKPOINTS / "README.md").read_text(encoding="utf-8").split())
+    assert f"forms only as training ends ({at(points, 9_728_000)} tokens" in text

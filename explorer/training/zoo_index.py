@@ -353,7 +353,7 @@ TRIED = [
     "rows, F a quarter), and agreement drops for some (2-head ALiBi 0.87, F 0.99; 2-head "
     "none 0.74, F 0.94). It costs others: the 4-head ALiBi model grows none on it (0.20, 5 "
     "lists; G: 0.49, 161), the 4-head learned one a weaker one than G's (0.36, 88; G: 0.51, "
-    "167), and the 8-head rotary model's induction head forms only as training ends (0.05 "
+    "167), and the 8-head rotary model's induction head forms only as training ends (0.06 "
     "at 9.7M tokens, 0.21 at 12M, 48 lists; F: 0.44, 140; G: 0.62, 191); a second seed "
     "grows it at ~7.5M (0.64, 171 lists), so when it forms varies by seed, but copies "
     "lists, not stories (named on 1 of 100 openings said twice). At 8 heads both heads "
