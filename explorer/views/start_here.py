@@ -259,8 +259,10 @@ def _lab_answer(found: dict | None) -> str:
                 if one["formed"] == 0 else
                 f"one layer grew one in {one['formed']} of {one['runs']} runs. ")
     if two["formed"] == two["runs"]:
-        said.append(f"Two layers grew one every time, between step {two['first_step']} and "
-                    f"step {two['last_step']}. ")
+        # to the ten outside the runs' range: the step a head is seen to form moves with how
+        # often a run is checked (reruns of seeds 0-4 formed at 352-395)
+        lo, hi = two["first_step"] // 10 * 10, -(-two["last_step"] // 10) * 10
+        said.append(f"Two layers grew one every time, at about step {lo}–{hi}. ")
     else:
         said.append(f"Two layers grew one in {two['formed']} of {two['runs']} runs. ")
     prev = [r["best_previous_token"] for r in (found or {}).get("runs", [])
