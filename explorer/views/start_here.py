@@ -376,8 +376,9 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "*none* (done for you): the scores q·k are no longer divided by √d_head before "
              "the softmax.",
              "Will the head on the right look sharper or blurrier than on the left?",
-             "Sharper, often one-hot: dot products grow with the size of the vectors, and a "
-             "softmax of big numbers puts nearly all weight on one word. Dividing by "
+             "Sharper: dot products grow with the size of the vectors, and a softmax of big "
+             "numbers puts the weight on fewer words; more of the head's rows put nearly all "
+             "of it on one word. Dividing by "
              "√d_head keeps the scores in a range where the softmax can still spread "
              "attention.", "compare", {"text": STORY},
              # the head as trained and now, side by side (issue 42 item 7): the left is the
