@@ -172,9 +172,8 @@ def _mask_answer(ind: ClearHead | None, m: Measured | None, edition: str = "app"
         share = (f"The copying head, {name} ({_by(edition, 'large above', 'the large head')}),"
                  " looks for what came after the current word; with the mask off, "
                  f"{m.next_share:.0%} of its attention lands "
-                 "on the very next word, in plain view: too little "
-                 + _by(edition, "for the table to name a pattern", "to count as a pattern")
-                 + ", enough to help. Switch it off as well ("
+                 "on the very next word, in plain view, and that is enough to help. "
+                 "Switch it off as well ("
                  + _by(edition, "**Ablate**", "the last of the step's three losses")
                  + f") and the loss rises to {m.loss_unmasked_no_copy:.2f}. ")
     return (easier + share + "That is why a model is trained with the mask: otherwise it "
