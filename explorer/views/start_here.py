@@ -406,7 +406,7 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "*sock bell* in the copy, so the model guesses *bell* after *shoe* only in "
              "yours. The heatmap copies one head at a time from your sentence into the copy "
              "and shows how much of the guess that brings back.",
-             "Which head, copied alone, brings back the guess *bell*?",
+             "Which head, copied alone, brings back the most of the guess *bell*?",
              _carrier_answer(ind, prev, measured, evaluation), "patch", {"text": EXAMPLE_CLEAN},
              figures=("patch-heads", "patch-pair"), own={"corrupt": EXAMPLE_CORRUPT},
              # the heatmap (its top cell outlined), its reading, the patched guesses and
