@@ -359,7 +359,8 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              "the words up, lets the model read both orders, and puts the attention back in "
              "your order to compare. For the test the **causal mask is off** (every word "
              "sees every word), whatever the knob says.",
-             "If the words are shuffled, can a model with no positional encoding tell?",
+             "In this test, with the mask off, can a model with no positional encoding tell "
+             "the shuffled words from yours?",
              "Without the causal mask it could not: attention is a weighted *set* operation "
              "and does not see order, so the difference is zero. With the causal mask a word "
              "still knows how many words came before it, so such a model can still pick up "

@@ -179,6 +179,17 @@ def test_the_numbers_the_steps_quote_are_measured_on_the_shipped_model(resources
     # step 5 no longer says the mask is why the models "learn something at all", and names
     # every encoding that gives order directly
     assert "at all" not in path[4].answer
+    # one defensible answer: the question is about the test, which runs with the mask off
+    # whatever the knob says, and there the no-position model's attention only moves with
+    # the words ("No"); the answer's aside on the mask comes after
+    from explorer.analysis.positional_views import shuffle_experiment
+
+    assert "with the mask off" in path[4].question
+    none = zoo.get(path[4].controls()["pos"].join(("causal-h4-", "")))
+    at = path[4].controls()
+    gap = shuffle_experiment(none, tok, at["text"], AttentionSettings(causal=False),
+                             at["layer"], at["head"]).max_diff_all
+    assert gap < 1e-4
     assert all(name in path[4].answer for name in ("sinusoidal", "learned", "rotary",
                                                     "ALiBi"))
     # step 7 starts at the first snapshot, before the class has predicted
