@@ -42,16 +42,20 @@ def median_ms(fn) -> float:
     return statistics.median(times) * 1000
 
 
+LIST_END = 13  # the example's tokens up to "cup." (the list said once); the repeat follows
+
+
 def pair(tok: Tokenizer, n: int, story_first: bool = True) -> tuple[str, str]:
     """The example pair (23 tokens, a word changed at position 9) with story tokens up to
-    ``n`` tokens: before it (the usual case, the change near the end), or after it (the
-    worst case: every position from the 10th on differs and is patched)."""
+    ``n`` tokens: before it (the usual case, the change near the end), or between the list
+    and its repeat (the worst case: every position from the 10th on differs and is patched,
+    and the repeat still copies, so the guess still turns on the change)."""
     story = tok.encode(" ".join(CORPUS))
     clean, corrupt = tok.encode(EXAMPLE_CLEAN), tok.encode(EXAMPLE_CORRUPT)
     fill = story[:max(0, n - len(clean))]
     if story_first:
         return tok.decode(fill + clean), tok.decode(fill + corrupt)
-    return tok.decode(clean + fill), tok.decode(corrupt + fill)
+    return tuple(tok.decode(ids[:LIST_END] + fill + ids[LIST_END:]) for ids in (clean, corrupt))
 
 
 def timings(zoo, tok: Tokenizer, controls: Controls, clean: str, corrupt: str) -> list[float]:
