@@ -2710,10 +2710,6 @@
     return { ...panel(p, l, h), caption: "Layer " + l + ", head " + h + " · " + p.caption };
   }
   function matrixPayload(rows, tokens, at, caption) {
-    let bin = "";
-    for (const row of rows) {
-      for (const v of row) bin += String.fromCharCode(Math.round(Math.min(Math.max(v, 0), 1) * 100));
-    }
     const chars = CONFIG.engineTexts.grid_label_chars;
     return {
       ok: true,
@@ -2721,7 +2717,8 @@
       heads: 1,
       n: tokens.length,
       tokens: tokens.map((t) => payload.plainLabel(t, chars)),
-      z: btoa(bin),
+      z: mosaic(Float32Array.from(rows.flat()), 1, 1, tokens.length),
+      // as a run's grid
       selected: [0, 0],
       at,
       colors,

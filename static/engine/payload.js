@@ -54,8 +54,9 @@ function knobsOf(t, c, opts) {
   };
 }
 
-// mosaic(): [L*T, H*T] whole percent, np.rint (round half to even) of clip(w, 0, 1) * 100
-function mosaic(patterns, L, H, n) {
+// mosaic(): [L*T, H*T] whole percent, np.rint (round half to even) of clip(w, 0, 1) * 100,
+// base64: a payload's z (patterns flat [layer, head, query, key], n tokens)
+export function mosaic(patterns, L, H, n) {
   const z = new Uint8Array(L * n * H * n),
     row = H * n;
   for (let l = 0; l < L; l++)

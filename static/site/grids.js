@@ -9,6 +9,7 @@
 //       of values in 0..1 (drawn as whole percents), for a panel that is not a run's head
 import { mount, panel } from "../live_grid.js";
 import { payload } from "../engine/index.js";
+import { mosaic } from "../engine/payload.js";
 import { CONFIG, colors } from "./page_config.js";
 import { noAnswer } from "./loop.js";
 
@@ -30,10 +31,6 @@ export function oneHead(p, l, h) {
 }
 
 export function matrixPayload(rows, tokens, at, caption) {
-  let bin = "";
-  for (const row of rows) {
-    for (const v of row) bin += String.fromCharCode(Math.round(Math.min(Math.max(v, 0), 1) * 100));
-  }
   const chars = CONFIG.engineTexts.grid_label_chars;
   return {
     ok: true,
@@ -41,7 +38,7 @@ export function matrixPayload(rows, tokens, at, caption) {
     heads: 1,
     n: tokens.length,
     tokens: tokens.map((t) => payload.plainLabel(t, chars)),
-    z: btoa(bin),
+    z: mosaic(Float32Array.from(rows.flat()), 1, 1, tokens.length), // as a run's grid
     selected: [0, 0],
     at,
     colors,
