@@ -258,11 +258,6 @@
   }
 
   // static/engine/ablation.js
-  function argmax2(p) {
-    let best = 0;
-    for (let i = 1; i < p.length; i++) if (p[i] > p[best]) best = i;
-    return best;
-  }
   function guessedAt(tokenizer, ids, causal) {
     if (!ids.length) return null;
     if (causal) return ids.length - 1;
@@ -285,7 +280,7 @@
         on: r.corrupted,
         off: r.patched
       }));
-      const before = argmax2(pOn), after = argmax2(pOff);
+      const before = argmax(pOn), after = argmax(pOff);
       out.top = {
         was: tokenizer.decode([before]),
         wasOn: pOn[before],

@@ -17,13 +17,7 @@
 // ``settings``: the model's knobs ({causal, scale, temperature, headsOff}); "on" is the
 // same without headsOff. With no head off, "off" is "on" (one pass, as Python).
 import { sentenceLoss } from "./losses.js";
-import { predictionRows, softmax } from "./patching.js";
-
-function argmax(p) {
-  let best = 0;
-  for (let i = 1; i < p.length; i++) if (p[i] > p[best]) best = i;
-  return best;
-}
+import { argmax, predictionRows, softmax } from "./patching.js";
 
 // the guessed position of prepared ids (explorer.views.compare.run)
 function guessedAt(tokenizer, ids, causal) {

@@ -32,7 +32,7 @@ export const MIN_GAP = 1.0; // explorer.analysis.patching.MIN_GAP
 export const TOP_K = 8; // explorer.analysis.run.TOP_K: the guesses' rows per run
 
 // index of the largest value (the first of equals, as torch.argmax), skipping ``not``
-function argmax(a, not = -1) {
+export function argmax(a, not = -1) {
   let best = -1;
   for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
   return best;
