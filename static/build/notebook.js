@@ -307,8 +307,8 @@
     // resolves to undefined when its POST fails, other versions throw) or {ok: false,
     // retry: true} (busy). Then the grid on screen stays, its caption says so in noAnswer's
     // words (the app's: for an older sentence), and false goes back: the loop asks again.
-    // {ok: false} without retry (nothing typed, no such model) is an answer. Drawn only if ctx.fresh(): else a newer
-    // change is on its way, and the loop asks again anyway.
+    // {ok: false} without retry (nothing typed, no such model) is an answer. Drawn only if
+    // ctx.fresh(): else a newer change is on its way, and the loop asks again anyway.
     async update(ctx) {
       let answer = null, error;
       try {
