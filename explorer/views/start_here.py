@@ -355,12 +355,11 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              # guess gets worse while the sentence gets easier (issue 42 item 5)
              figures=("head-large", "predictions")),
         Step("5 · No positional encoding",
-             "**Positional encoding** is now *none* (done for you). The shuffle test mixes "
-             "the words up, lets the model read both orders, and puts the attention back in "
-             "your order to compare. For the test the **causal mask is off** (every word "
-             "sees every word), whatever the knob says.",
-             "In this test, with the mask off, can a model with no positional encoding tell "
-             "the shuffled words from yours?",
+             "**Positional encoding** is now *none* (done for you). The shuffle test mixes up "
+             "the words and compares the attention on both orders. In it the **causal "
+             "mask is off**, whatever the knob says.",
+             "In this test (mask off), can a model with no positional encoding tell the "
+             "shuffled words from yours?",
              "Without the causal mask it could not: attention is a weighted *set* operation "
              "and does not see order, so the difference is zero. With the causal mask a word "
              "still knows how many words came before it, so such a model can still pick up "

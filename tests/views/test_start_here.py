@@ -184,7 +184,7 @@ def test_the_numbers_the_steps_quote_are_measured_on_the_shipped_model(resources
     # the words ("No"); the answer's aside on the mask comes after
     from explorer.analysis.positional_views import shuffle_experiment
 
-    assert "with the mask off" in path[4].question
+    assert "(mask off)" in path[4].question
     none = zoo.get(path[4].controls()["pos"].join(("causal-h4-", "")))
     at = path[4].controls()
     gap = shuffle_experiment(none, tok, at["text"], AttentionSettings(causal=False),
