@@ -389,12 +389,14 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              _by(edition, "The view", "There, the view") + " starts at the first snapshot, "
              "almost untrained. Slide **Training snapshot** to the right, one snapshot at a "
              "time, and watch the status and the curves.",
-             "Which appears first: the previous-word head or the copying head?",
-             "The previous-word head comes first and grows slowly; the copying head appears "
-             "suddenly, later, once a previous-word head exists for it to build on: "
-             + _by(edition, "the", "the full app's") + " copy curves (dotted: this list "
-             "said twice; dash-dot: the built-in list) "
-             "jump from near zero to most of the head's attention between two snapshots.",
+             "On the lower chart, which rises first: the previous word (solid) or the copy "
+             "(dotted)?",
+             "The previous word. While "
+             + _by(edition, "the", "the full app's") + " dotted copy curve (this list said "
+             "twice) stays near zero, the solid curve climbs over the first snapshots to about "
+             "half of the best head's attention. Then, between two snapshots, copying appears "
+             "suddenly, and the previous-word head sharpens at the same moment: the copying "
+             "head builds on a previous-word pattern that grew before it.",
              "training",
              {"text": REPEAT, **at_ind},  # the large head: the copying one, to watch appear
              figures=("training-snapshot", "training-chart"), key="training-chart",

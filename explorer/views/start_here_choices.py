@@ -21,7 +21,7 @@ CHOICES: dict[int, tuple[str, ...]] = {
     4: ("Easier", "Harder", "No change"),
     5: ("Yes", "No", "Only a little"),
     6: ("Sharper", "Blurrier", "The same"),
-    7: ("The previous-word head", "The copying head", "Both at once"),
+    7: ("The previous word (solid)", "The copy (dotted)", "Both at once"),
     8: ("A first-layer head", "The previous-word head", "The copying head",
         "Every head a little"),
     9: ("1 layer: no · 2 layers: yes", "Both grow one", "Neither grows one",

@@ -294,3 +294,23 @@ def test_tab_without_snapshots_or_with_bad_controls_explains(tok):
     bad[2] = "spiral"
     status, *figs = compute(SnapshotSet(NAME, (), ()), tok, TEXT, bad, 0)
     assert status.startswith("⚠️") and figs == [None, None, None]
+
+
+def test_step_7s_answer_holds_on_its_own_sentence(snaps, tok):
+    """Step 7 (issue 51 item 15): on the step's sentence, the solid previous-word curve
+    climbs to about half while the dotted copy curve stays near zero; then, between two
+    snapshots, copying jumps and the previous-word head sharpens with it. So "The previous
+    word (solid)" is the one choice that holds: not "Both at once" (the solid curve had
+    risen well before), not "The copy" (it was flat until the jump)."""
+    from explorer.views.start_here import REPEAT
+    from explorer.views.start_here_choices import CHOICES
+
+    prev = previous_token_trend(snaps, tok, REPEAT)
+    copy = induction_trend(snaps, tok, REPEAT)
+    jump = int(np.argmax(np.diff(copy))) + 1  # the snapshot copying appears at
+    assert copy[jump] - copy[jump - 1] > 0.3  # suddenly
+    assert max(copy[:jump]) < 0.1  # near zero before it
+    assert 0.35 < prev[jump - 1] < 0.6  # "about half" before the copy appears ...
+    assert prev[jump - 1] > prev[0] + 0.25  # ... climbed to over the first snapshots
+    assert prev[jump] - prev[jump - 1] > 0.2  # sharpens at the same moment
+    assert CHOICES[7][0].startswith("The previous word")
