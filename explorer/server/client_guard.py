@@ -14,7 +14,7 @@ buckets (an average rate, and a burst that may be spent at once):
   ``NEW_SESSION_BURST``. A school's students all come from the school's one public
   address: a lecture hall of 400 opening the page at once is let in at once, and a
   script making sessions in a loop gets two a second after that. A session costs the server
-  ~11 kB at most (explorer/server/sessions.py; a keystroke's own none), 1,000 at most are kept.
+  ~27 kB (explorer/server/sessions.py; a keystroke's own none), 1,000 at most are kept.
 
 There is no fixed rate per address: a class behind one address sends as much as the
 class does, and the server answers everyone while it keeps up. What it cannot keep up

@@ -11,12 +11,13 @@ much per page load (3,000 fresh sessions: +1.4 GB).
 
 Here (:class:`ClassroomStateHolder`, installed by :func:`install`):
 
-* **A session holds ~11 kB** plus its ``gr.State`` values: its own shallow copy of the
-  page's component table (so that an update to one component, e.g. the Head slider's
-  range, stays this user's). Gradio also copied every value the session sent or was
-  shown into that config (figures too: hundreds of kB more once a page has run its
-  updates); nothing here reads them, so they are not kept, and a component's config is
-  built only if something asks for it (:class:`ConfigView`).
+* **A session holds ~27 kB** (measured: tests/plumbing/test_sessions.py) plus its
+  ``gr.State`` values: its own shallow copy of the page's component table (so that an
+  update to one component, e.g. the Head slider's range, stays this user's). Gradio
+  also copied every value the session sent or was shown into that config (figures too:
+  hundreds of kB more once a page has run its updates); nothing here reads them, so
+  they are not kept, and a component's config is built only if something asks for it
+  (:class:`ConfigView`).
 * **A keystroke keeps nothing**: the canvas's ``grid_data`` server function reads no
   session state, so a request to ``/gradio_api/component_server`` from a session the
   server does not know gets a throwaway session that is not stored (the client guard in

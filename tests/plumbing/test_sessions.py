@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import threading
 import time
+import tracemalloc
 import uuid
 
 import gradio as gr
@@ -215,6 +216,25 @@ def test_fresh_session_keystrokes_keep_nothing(served):
     assert all(r.status_code == 200 and r.json()["ok"] for r in answers)
     assert len(demo.server_app.state_holder.session_data) == kept
     assert _rss_mb() - before < KEYSTROKE_GROWTH_MB
+
+
+SESSION_KB = 27  # docs/limits.md and explorer/server/sessions.py say "~27 kB"
+
+
+def test_a_session_keeps_the_size_the_docs_say(served):
+    """A fresh session of the real page (its own component table), measured with
+    tracemalloc over 200 of them: within 20 % of the number the docs give."""
+    _, demo = served
+    LeanSessionState(demo)  # warm-up: whatever the first one builds once
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        kept = [LeanSessionState(demo) for _ in range(200)]
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    each = sum(d.size_diff for d in after.compare_to(before, "filename")) / len(kept) / 1000
+    assert SESSION_KB * 0.8 < each < SESSION_KB * 1.2, each
 
 
 def test_page_load_sessions_are_kept_lean(served):
