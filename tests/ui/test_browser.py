@@ -248,9 +248,11 @@ def test_fast_typing_sends_few_requests_for_the_open_tab_only(page):
                                 "ablate", "layers", "training", "take_home", "classify")}
     assert "explore:settle" in live.values() and "explore:update" not in live.values()
     # the page's own first settle must not be counted as the typing's
-    page.wait_for_function("() => document.querySelector('#ae-live-status')"
-                           ".getAttribute('aria-busy') === 'false'", timeout=20000)
-    page.wait_for_timeout(700)
+    # (the live loop idle for Explore: nothing running, dirty or waiting to settle)
+    page.wait_for_function("""() => { const s = document.querySelector('#ae-live-status');
+      const v = window.AttentionExplorer.live.state().views.explore;
+      return s.getAttribute('aria-busy') === 'false' && !!v && !v.running
+        && !(v.dirty && v.dirty.length) && !v.needSettle; }""", timeout=20000)
     joins, grids = [], []
     page.on("request", lambda r: joins.append(json.loads(r.post_data)["fn_index"])
             if "/queue/join" in r.url else None)
