@@ -13,7 +13,8 @@ line, workers that come and go, a checked cache and the class's table.
   A press over a bound is refused with a message; a waiting one sees its place.
 * **Nobody watching, too long.** A training whose every press has left (Stop, a new
   press, the page gone: :meth:`leave`, or no :meth:`view` for ``watch_timeout_s``) is
-  cancelled; one running longer than ``wall_cap_s`` of wall time is stopped.
+  cancelled; one running longer than ``wall_cap_s`` of wall time (a hung worker: a
+  training is bounded by its steps) is stopped. A stopped training is never cached.
 * **Workers** (:mod:`explorer.training.lab_pool`, :mod:`explorer.training.lab_worker`):
   ``workers`` processes (default: the usable CPUs but one), started on first use. A worker
   that dies (the out-of-memory killer) fails its training with a message to its watchers,
@@ -50,7 +51,9 @@ MAX_EVENTS = 400  # events kept per run (the curves): the first, then every othe
 MAX_RUNS = 2000  # presses remembered (the oldest finished one goes first)
 MAX_LINE = 16  # trainings waiting, in all: 16 default runs on one worker is ~5 minutes
 MAX_PER_ADDRESS = 8  # waiting trainings asked from one address
-WALL_CAP_S = 120.0  # a training's wall time (its 60 s of training, measuring, a slow box)
+# A training is bounded by its steps (at most 3,000); this only catches a worker that hangs.
+# 3,000 steps took ~6 min at load 19 on the 2-core box (1,000 in 125 s): far under it.
+WALL_CAP_S = 1800.0
 WATCH_TIMEOUT_S = 20.0  # a press no page has looked at for this long has left
 TICK_S = 0.5  # how often the runner looks for left presses and overlong trainings
 
@@ -61,7 +64,10 @@ LINE_FULL = ("⚠️ **The Lab's line is full** ({n} runs are waiting). Please t
              "minute, or train settings someone has already trained (the defaults).")
 ADDRESS_FULL = ("⚠️ **Your network already has {n} runs waiting** in the Lab's line. Please "
                 "try again in a minute, or train settings someone has already trained.")
-WALL_STOP = "⏹️ This run was stopped at the Lab's time limit ({s:.0f} s)."
+WALL_STOP = ("⏹️ **This run was stopped** after {s:.0f} s, the Lab's limit for a worker "
+             "that hangs: it is not a result. Please press **Train** again.")
+TIME_CUT = ("⏹️ **This run was stopped at its time cap** after {steps} of its {total} steps: "
+            "it is not a result (a head may still form with the steps left).")
 
 
 def run_key(settings: LabSettings) -> str:
@@ -222,6 +228,9 @@ class LabRunner:
         else:
             training.summary = event
             training.state = "stopped" if event.get("stopped") else "done"
+            if event.get("timed_out"):  # never cached, never read as "no head formed"
+                training.message = training.message or TIME_CUT.format(
+                    steps=event.get("steps"), total=training.settings.max_steps)
             if training.state == "done":
                 self._remember(training)
         if self._trainings.get(training.key) is training:

@@ -40,6 +40,7 @@ class LoopState:
     loss: float = math.nan  # the last step's loss, unsmoothed
     seconds: float = 0.0  # time spent stepping (``after_step`` and its measuring not counted)
     stopped: bool = False  # ``should_stop()`` ended the run
+    timed_out: bool = False  # ``seconds`` of stepping ended it before ``total``
 
     def record(self, value: float) -> None:
         self.loss = value
@@ -76,9 +77,12 @@ def run(model: torch.nn.Module, opt: torch.optim.Optimizer, get_batch: Callable[
     (None: leave the optimizer's). ``grad_clip``: clip the global gradient norm to this
     (None: no clipping). ``progress.update(steps done, smoothed loss)`` after each step, then
     ``after_step(state)``. Stops at ``total``, at ``seconds`` of stepping, or when
-    ``should_stop()`` (then ``state.stopped``)."""
+    ``should_stop()`` (then ``state.stopped``; a run ``seconds`` cut short: ``state.timed_out``)."""
     state = LoopState(step=start)
-    while state.step < total and state.seconds < seconds:
+    while state.step < total:
+        if state.seconds >= seconds:
+            state.timed_out = True
+            break
         if should_stop is not None and should_stop():
             state.stopped = True
             break

@@ -37,7 +37,6 @@ LAB_CHOICES = {
     "lr": {"0.001 (slow)": 1e-3, "0.003": 3e-3, "0.01 (fast, may wobble)": 1e-2},
     "steps": (20, 3000),
 }
-LAB_SECONDS = 60.0  # a run's time cap (of training): the class waits for no one longer
 # The probe's tokens as the Lab's words (explorer/models/lab_tokenizer.py): the trainer
 # stays numerical, the page names token i by its word.
 PROBE_IDS = [int(t) for t in probe(RepeatTask())[0]]
@@ -58,8 +57,7 @@ def read_settings(layers, heads, pos, mlp, norm, lr, seed, steps) -> LabSettings
             or not isinstance(mlp, bool) or not isinstance(norm, bool)):
         raise BadControl("One of the Lab's settings is not one the page offers.")
     return LabSettings(layers=layers, heads=heads, pos=pos, mlp=mlp, norm=norm,
-                       lr=LAB_CHOICES["lr"][lr], seed=seed, max_steps=steps,
-                       seconds=LAB_SECONDS)
+                       lr=LAB_CHOICES["lr"][lr], seed=seed, max_steps=steps)
 
 
 @dataclass(frozen=True)

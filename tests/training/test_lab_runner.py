@@ -150,7 +150,21 @@ def test_a_run_s_wall_time_is_capped(slow):
     runner = slow(wall_cap_s=2.0)
     a = runner.ask("a", LONG)
     view = wait_for(runner, a, timeout=20)
-    assert view["state"] == "stopped" and "time limit" in view["message"]
+    assert view["state"] == "stopped" and "not a result" in view["message"]
+
+
+def test_a_run_cut_by_its_time_cap_says_so_and_is_never_a_result(slow):
+    """A training is bounded by its steps; one cut short by a time cap (the command line's
+    --seconds) says so, is not in the class's table and is not replayed from the cache."""
+    runner = slow()
+    capped = LabSettings(max_steps=3000, seconds=0.3)
+    view = wait_for(runner, runner.ask("a", capped), timeout=20)
+    assert view["state"] == "stopped"
+    assert view["message"].startswith("⏹️ **This run was stopped at its time cap**")
+    assert "not a result" in view["message"] and runner.table() == []
+    again = runner.ask("b", capped)
+    assert not runner.view(again)["from_cache"]  # trained afresh, not replayed
+    runner.stop("b")
 
 
 def test_the_line_is_bounded_in_all_and_per_address(slow):

@@ -277,3 +277,16 @@ def test_the_lab_is_its_old_loop(tmp_path, seen, copy_only):
     assert_same_weights(seen["weights"]["model.safetensors"], model)
     saved = load_model(tmp_path / "model.safetensors")
     assert_same_weights(saved.state_dict(), model)
+
+
+def test_a_lab_run_is_bounded_by_steps_and_a_time_cap_is_never_a_result():
+    """No time cap by default (a busy machine makes a run slower, never shorter); a cap
+    asked for on the command line that cuts the run says so in its summary."""
+    assert lab.LabSettings().seconds == 0
+    summary = lab.run_lab(lab.LabSettings(max_steps=6, batch=4, update_s=0.0))
+    assert summary["steps"] == 6 and not summary["timed_out"] and not summary["stopped"]
+    cut = lab.run_lab(lab.LabSettings(max_steps=100_000, seconds=0.05, batch=4,
+                                      update_s=1.0))
+    assert cut["timed_out"] and cut["stopped"] and cut["steps"] < 100_000
+    with pytest.raises(ValueError):
+        lab.LabSettings(seconds=-1)

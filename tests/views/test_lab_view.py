@@ -31,6 +31,7 @@ def view(state, settings=None, events=(), summary=None, **extra):
 def test_the_pages_choices_become_settings_and_anything_else_is_refused():
     s = read_settings(*GOOD)
     assert (s.layers, s.heads, s.pos, s.lr, s.max_steps) == (2, 2, "learned", 0.003, 500)
+    assert s.seconds == 0  # bounded by its steps: a busy server makes it slower, not shorter
     for i, bad in [(0, 5), (1, 3), (2, "<b>x</b>"), (3, "yes"), (5, "0.5"), (6, -1), (7, 10**6),
                    (0, "two")]:
         args = list(GOOD)
