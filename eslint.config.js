@@ -33,6 +33,11 @@ export default [
     rules: HOUSE,
   },
   {
+    // the static edition's service worker: a classic script, copied unbundled (build.py)
+    files: ["static/site/sw.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
+  {
     files: ["scripts/**/*.mjs", "tests/js/**/*.mjs", "eslint.config.js"],
     languageOptions: {
       ecmaVersion: 2022,

@@ -1,7 +1,8 @@
 // The grid renderer's drawing helpers (static/live_grid.js draws with them): the colour
-// scale as a palette of whole percents, the panels' layout for a width, token labels and the
-// keyboard's focus ring. Pure functions of a payload (explorer/views/grid_payload.py's) and a
-// 2D context; no state, no DOM beyond the context they are handed.
+// scale as a palette of whole percents, the panels' layout for a width, token labels, the
+// keyboard's focus ring and the heads switched off. Pure functions of a payload
+// (explorer/views/grid_payload.py's) and a 2D context; no state, no DOM beyond the context
+// they are handed.
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif';
 export const MARGIN = { top: 20, right: 28, gap: 4, tokensLeft: 70, tokensBottom: 62 };
@@ -105,6 +106,62 @@ export function drawNames(ctx, p, g, colours) {
   ctx.textBaseline = "middle";
   const right = g.x(p.heads - 1) + g.size + 6;
   for (let l = 0; l < p.layers; l++) ctx.fillText("L" + (l0 + l), right, g.y(l) + g.size / 2);
+}
+
+// The panels drawn switched off: p.off ([[layer, head], ...], the model's heads switched
+// off; absent: none) as [layer, head] of the panels of this payload (p.at: the model's
+// head of its first panel, when one head is drawn large), in order, each once.
+export function offPanels(p) {
+  const [l0, h0] = p.at || [0, 0];
+  const seen = new Set(),
+    out = [];
+  for (const pair of p.off || []) {
+    const l = Number(pair[0]) - l0,
+      h = Number(pair[1]) - h0;
+    if (!(l >= 0 && l < p.layers && h >= 0 && h < p.heads) || seen.has(l * 1e6 + h)) continue;
+    seen.add(l * 1e6 + h);
+    out.push([l, h]);
+  }
+  return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+// A head switched off, drawn so that colour is not the only sign: a grey veil dims its
+// panel (the app's Ablate grid's, explorer/figures/compare.py mark_heads_off), light
+// diagonal stripes cross it, and a dark label says "off" in its middle.
+export function drawOff(ctx, g, [l, h], paper) {
+  const x = g.x(h),
+    y = g.y(l),
+    s = g.size;
+  const [r, gr, b] = rgb(paper);
+  const dark = 0.2126 * r + 0.7152 * gr + 0.0722 * b < 128;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x, y, s, s);
+  ctx.clip();
+  ctx.fillStyle = dark ? "rgba(20,20,20,0.65)" : "rgba(110,110,110,0.6)";
+  ctx.fillRect(x, y, s, s);
+  ctx.strokeStyle = "rgba(255,255,255,0.45)";
+  ctx.lineWidth = Math.max(1, s / 60);
+  const step = Math.max(6, s / 10);
+  ctx.beginPath();
+  for (let d = step / 2; d < 2 * s; d += step) {
+    ctx.moveTo(x + d, y);
+    ctx.lineTo(x + d - s, y + s);
+  }
+  ctx.stroke();
+  if (s >= 18) {
+    const size = Math.round(Math.min(22, Math.max(10, s / 5)));
+    ctx.font = "bold " + size + "px " + FONT;
+    const w = ctx.measureText("off").width + size * 0.8,
+      hgt = size * 1.4;
+    ctx.fillStyle = "rgba(17,24,39,0.9)";
+    ctx.fillRect(x + (s - w) / 2, y + (s - hgt) / 2, w, hgt);
+    ctx.fillStyle = "#ffffff";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText("off", x + s / 2, y + s / 2);
+  }
+  ctx.restore();
 }
 
 // Keyboard focus: a ring round the whole panel Enter would open, in two tones, so that

@@ -26,11 +26,26 @@
 //   panel(payload, layer, head) -> the payload of that one head (drawn large: its labels say
 //              the model's layer and head)
 //   state(canvas) -> what that canvas (or the canvas a selector names) shows, for tests and
-//              benchmarks: {drawn, ok, layers, heads, n, tokens, cells, selected, geom}
-//              (read-only; undefined before a draw or without such a canvas)
+//              benchmarks: {drawn, ok, layers, heads, n, tokens, cells, selected, off,
+//              geom} (off: [[layer, head], ...] of the model, the heads drawn switched off;
+//              read-only; undefined before a draw or without such a canvas)
+//
+// A payload may name heads switched off (p.off: [[layer, head], ...], the browser's engine
+// with heads off): their panels are drawn dimmed, striped and labelled "off"
+// (grid_draw.js drawOff), and their tip and the canvas's label say so.
 //
 // Token labels and messages are plain text on a canvas or in textContent: never HTML.
-import { MARGIN, decode, drawNames, drawRing, drawTokens, layout, palette } from "./grid_draw.js";
+import {
+  MARGIN,
+  decode,
+  drawNames,
+  drawOff,
+  drawRing,
+  drawTokens,
+  layout,
+  offPanels,
+  palette,
+} from "./grid_draw.js";
 
 const BUSY = "⏳ The server is busy: trying again…";
 const BUSY_OLDER = "⏳ The server is busy: the grid below is for an older sentence. Trying again…";
@@ -159,6 +174,8 @@ class Grid {
         ctx.drawImage(this.mosaic, h * n, l * n, n, n, g.x(h), g.y(l), g.size, g.size);
       }
     }
+    const off = offPanels(p);
+    for (const at of off) drawOff(ctx, g, at, colours.paper);
     drawNames(ctx, p, g, colours);
     ctx.fillStyle = colours.muted;
     if (g.tokens) drawTokens(ctx, p, g);
@@ -167,14 +184,24 @@ class Grid {
     ctx.lineWidth = 2.5;
     ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
     if (this.cursor) drawRing(ctx, g, this.cursor, colours.paper);
-    canvas.setAttribute(
+    this.remember(p, g, off);
+  }
+
+  // What the canvas now shows: its label (for a screen reader) and state()'s record.
+  remember(p, g, off) {
+    const [l0, h0] = p.at || [0, 0],
+      n = p.n;
+    const offHeads = off.map(([l, h]) => [l0 + l, h0 + h]);
+    const offNames = offHeads.map(([l, h]) => `L${l} H${h}`).join(", ");
+    this.canvas.setAttribute(
       "aria-label",
       `Attention of every head: ${p.layers} layers × ${p.heads} heads, ${n} tokens. ` +
+        (offNames ? `Switched off: ${offNames}. ` : "") +
         "Click a square, or use the arrow keys and Enter, to open it large.",
     );
     this.geom = g;
     this.drawn += 1;
-    canvas[SHOWN] = {
+    this.canvas[SHOWN] = {
       drawn: this.drawn,
       ok: true,
       layers: p.layers,
@@ -183,6 +210,7 @@ class Grid {
       tokens: p.tokens,
       cells: this.cells,
       selected: p.selected,
+      off: offHeads,
       geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap },
     };
   }
@@ -223,7 +251,10 @@ class Grid {
       p = this.shown,
       [l0, h0] = p.at || [0, 0];
     const w = this.cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
-    const text = `L${l0 + l} H${h0 + h} · query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
+    const isOff = offPanels(p).some(([ol, oh]) => ol === l && oh === h);
+    const text =
+      `L${l0 + l} H${h0 + h}${isOff ? " (switched off)" : ""} · ` +
+      `query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
     this.say(text, ev.offsetX + 12, ev.offsetY + 14);
   }
 

@@ -259,9 +259,11 @@ def mark_heads_off(fig: go.Figure, n_heads: int, off: Iterable[tuple[int, int]],
         shapes.append({"type": "rect", "xref": f"x{s} domain", "yref": f"y{s} domain",
                        "x0": 0, "x1": 1, "y0": 0, "y1": 1, "layer": "above",
                        "fillcolor": veil, "line": {"width": 0}})
+        # on a dark label, as the canvas grid's (static/grid_draw.js drawOff): readable on
+        # every colour of the scale, and at a projector
         notes.append({"text": "<b>off</b>", "xref": f"x{s} domain", "yref": f"y{s} domain",
-                      "x": 0.5, "y": 0.5, "showarrow": False,
-                      "font": {"size": 13, "color": "#ffffff"}})
+                      "x": 0.5, "y": 0.5, "showarrow": False, "bgcolor": "rgba(17,24,39,0.9)",
+                      "borderpad": 3, "font": {"size": 16, "color": "#ffffff"}})
     fig.layout.shapes = shapes
     fig.layout.annotations = notes
     return fig

@@ -66,7 +66,20 @@ class Zoo:
             return ("This view shows only the zoo's models, not your Lab model (that one "
                     "opens in Explore, Inside one head, Ablate, Compare and Take it home): "
                     "pick next word or masked word as the Model here.")
-        return f"No model was trained as {name}; pick another combination."
+        return f"No model was trained as {name}; " + self._instead(name)
+
+    def _instead(self, name: str) -> str:
+        """What to pick instead of the missing ``name``: the one model of its objective when
+        only one was trained (the masked-word model: 4 heads, rotary), else any other."""
+        m = NAME_RE.match(name)
+        kind = m.group(1) if m else ""
+        same = sorted(n for n in self.models if NAME_RE.match(n) and n.startswith(kind + "-"))
+        if not m or len(same) != 1:
+            return "pick another combination."
+        heads, pos = NAME_RE.match(same[0]).group(2, 3)
+        word = OBJECTIVES[kind].split(" (")[0]
+        return (f"the only {word} model is {same[0]}: Heads {heads}, Positional encoding "
+                f"{pos}.")
 
     def to(self, device: str) -> Zoo:
         """Move every model to ``device`` (in place: the models are shared, read-only state,

@@ -10,9 +10,13 @@ page as on the app. The sha256 of every file copied goes into the configuration
 (``hashes``), and the browser's engine checks each file against it before parsing, so a
 copy damaged later (a USB stick, a partial upload) is refused in plain words.
 
+The service worker (static/site/sw.js, copied to the root so that its scope is the page)
+gets the build's version and the lesson's files (``_worker``): with it, the page, the
+tokenizer and every model the nine steps use keep working offline after the first load.
+
 Shape of OUT::
 
-    index.html  site.js  site.css  README.md
+    index.html  site.js  sw.js  site.css  README.md
     models/tokenizer.json  models/<name>.safetensors (21)
 """
 
@@ -32,6 +36,8 @@ from explorer.site.config import site_config
 log = logging.getLogger(__name__)
 
 BUNDLE = STATIC / "build" / "site.js"  # scripts/build_js.mjs writes it from static/site/site.js
+WORKER = STATIC / "site" / "sw.js"  # copied as it is, its BUILD filled in
+WORKER_MARK = '/*BUILD*/ { version: "dev", lesson: [] }'
 DEFAULT_APP_URL = "README.md"  # the card below, which names the full app's repository
 CARD = """---
 title: Attention Explorer (static)
@@ -88,6 +94,21 @@ def _copy_files(checkpoints: Path, zoo: Zoo, models: Path) -> dict[str, str]:
     return hashes
 
 
+def _worker(out: Path, config: dict) -> str:
+    """sw.js with its BUILD: the version, a hash of the page (its configuration holds every
+    model's sha256), its script and its style, so that a new build is a new worker with a
+    cache of its own; and the files the lesson needs offline, relative to the page."""
+    digest = hashlib.sha256()
+    for name in ("index.html", "site.js", "site.css"):
+        digest.update((out / name).read_bytes())
+    lesson = ["./", "site.js", "site.css", "models/tokenizer.json",
+              *(f"models/{m}.safetensors" for m in config["lessonModels"])]
+    text = WORKER.read_text(encoding="utf-8")
+    assert WORKER_MARK in text, f"{WORKER} has lost its BUILD marker"
+    data = json.dumps({"version": digest.hexdigest()[:16], "lesson": lesson})
+    return text.replace(WORKER_MARK, data)
+
+
 def build(out: Path, app_url: str | None = None, checkpoints: Path = CHECKPOINT_DIR) -> Path:
     """Write the static edition into ``out`` (created; files of an older build replaced)
     from the checkpoints in ``checkpoints``."""
@@ -101,5 +122,6 @@ def build(out: Path, app_url: str | None = None, checkpoints: Path = CHECKPOINT_
     models = [name.removesuffix(".safetensors") for name in hashes if name != "tokenizer.json"]
     config = site_config(zoo, tok, models, app_url or DEFAULT_APP_URL, hashes)
     (out / "index.html").write_text(_page(config), encoding="utf-8")
+    (out / "sw.js").write_text(_worker(out, config), encoding="utf-8")
     (out / "README.md").write_text(CARD.format(short=SHORT_DESCRIPTION), encoding="utf-8")
     return out

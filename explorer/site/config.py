@@ -94,6 +94,16 @@ def shuffle_words() -> dict:
             "changed": changed.replace(f"{_PROBE:.3f}", "{diff}")}
 
 
+def lesson_models(steps: list[Step], models: list[str]) -> list[str]:
+    """The models the nine steps' knobs name, among ``models`` (those the site has), in the
+    order first used: what the service worker saves for offline use (build.py)."""
+    names = []
+    for step in steps:
+        c = step.controls()
+        names.append(checkpoint_name(OBJECTIVES[c["objective"]], c["heads"], c["pos"]))
+    return [n for n in dict.fromkeys([DEFAULT_NAME, *names]) if n in models]
+
+
 def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
                 hashes: dict[str, str]) -> dict:
     """Everything site.js reads (one JSON object, inlined into index.html). ``hashes``: file
@@ -107,6 +117,7 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
                for name in offered if name not in models}
     return {
         "defaultModel": DEFAULT_NAME, "models": models, "appUrl": app_url, "hashes": hashes,
+        "lessonModels": lesson_models(steps, models),
         "objectives": OBJECTIVES, "heads": list(HEADS), "positional": list(POSITIONAL),
         "mask": list(MASK_CHOICES), "scaling": list(SCALE_CHOICES),
         "temperature": list(TEMPERATURE_RANGE),

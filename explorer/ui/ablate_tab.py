@@ -51,12 +51,16 @@ def _choices_for(zoo, objective, heads, pos, mine=None):
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
-    step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
+    bar = step_bar(panel, TAB)  # a Start-here step that opened this view, at its top
     gr.Markdown(INTRO, elem_classes="caption-text")
     default = zoo.get(zoo.default_name).config
     off = gr.CheckboxGroup(head_choices(default.n_layers, default.n_heads), value=[],
                            label="Heads switched off", elem_id="ablate-heads")
     clear = gr.Button("All heads on", size="sm", elem_id="ablate-clear")
+    # a step set up starts with every head on (no step switches one off itself: step 3 asks
+    # the student to), so heads switched off in step 3 do not stay off after it
+    bar.own["heads_off"] = off
+    bar.resets["heads_off"] = []
     outputs = _outputs()
     toggle = gr.Button("toggle the clicked head", elem_id="ablate-toggle",
                        elem_classes="ae-hidden")

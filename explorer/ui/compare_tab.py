@@ -15,6 +15,7 @@ import gradio as gr
 from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
+from explorer.ui.model_knobs import wire_knobs
 from explorer.ui.plots import plot_row
 from explorer.ui.step_bar import declare as step_bar
 from explorer.views.compare import compare_view
@@ -71,6 +72,8 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     api.click(compute, inputs, outputs, api_name="compare")
 
     _wire_sides(left, right, swap, copy)
+    # the right side reaches only trained models too (masked word: its one model, saying so)
+    wire_knobs(zoo, right[:3], panel.text, models, info="")  # no help line of its own
 
 
 def _right_knobs():

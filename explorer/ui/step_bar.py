@@ -50,6 +50,9 @@ class StepBar:
     next: gr.Button
     done: gr.Button
     own: dict = field(default_factory=dict)  # the view's own controls a step may set
+    # own controls every step's set-up puts back (name -> value) unless the step sets them:
+    # Ablate's heads switched off, so that a step after step 3 starts with every head on
+    resets: dict = field(default_factory=dict)
 
 
 def inline_html(markdown: str) -> str:
@@ -114,14 +117,16 @@ def wire(panel: Panel, path: list[Step], titles: dict[str, str], radio: gr.Radio
         out = []
         for b in bars:
             mine = n is not None and path[n].tab == b.tab_id
+            # a step set up (n given) puts back what it does not set itself; "All steps" none
+            back = b.resets if n is not None else {}
             if not mine:
                 out += [gr.Column(visible=False), gr.skip(), gr.skip(),
-                        *(gr.skip() for _ in b.own)]
+                        *(back.get(k, gr.skip()) for k in b.own)]
                 continue
             s = path[n]
             out += [gr.Column(visible=True), render(s, n, len(path), stamp),
                     gr.Button(visible=n + 1 < len(path)),
-                    *(s.own[k] if k in s.own else gr.skip() for k in b.own)]
+                    *(s.own[k] if k in s.own else back.get(k, gr.skip()) for k in b.own)]
         return out
 
     def show(n: int) -> list:

@@ -16,6 +16,10 @@ the page through ``gr.HTML(server_functions=...)``: one plain POST answered with
      "guesses": [[label, probability], ...] (top 3 for the next word / the [mask]),
      "caption": plain text}
 
+(the browser's engine, static/engine/payload.js, adds ``"off": [[layer, head], ...]`` when
+heads are switched off: static/live_grid.js draws them dimmed and marked "off"; this
+server's payload never switches heads off)
+
 or ``{"ok": False, "text": ..., "controls": ..., "caption": message}``. The request it answers
 is :class:`Keystroke`, read once from the page's JSON by :func:`read_request`. Labels and messages
 are plain text: the page puts them on a canvas or into ``textContent``, never into HTML,

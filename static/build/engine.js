@@ -2047,6 +2047,7 @@
     const layer = Math.min(Math.max(knobs.layer, 0), c.n_layers - 1);
     const head = Math.min(Math.max(knobs.head, 0), c.n_heads - 1);
     const label = (s, max) => plainLabel(s, max, t.label_ranges);
+    const off = knobs.heads_off.length ? { off: knobs.heads_off.map(([l, h]) => [Number(l), Number(h)]) } : {};
     return {
       ok: true,
       text,
@@ -2060,7 +2061,8 @@
       colors: opts.colors || (t.colors || {})[knobs.theme],
       guesses: r.guesses.map((g2) => [label(g2.token, 24), Math.round(g2.p * 1e4) / 1e4]),
       where: c.causal ? "next word" : "[mask]",
-      caption
+      caption,
+      ...off
     };
   }
   function createPayload(engine2, read = fetchBytes) {

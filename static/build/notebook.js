@@ -80,6 +80,49 @@
     const right = g.x(p.heads - 1) + g.size + 6;
     for (let l = 0; l < p.layers; l++) ctx.fillText("L" + (l0 + l), right, g.y(l) + g.size / 2);
   }
+  function offPanels(p) {
+    const [l0, h0] = p.at || [0, 0];
+    const seen = /* @__PURE__ */ new Set(), out = [];
+    for (const pair of p.off || []) {
+      const l = Number(pair[0]) - l0, h = Number(pair[1]) - h0;
+      if (!(l >= 0 && l < p.layers && h >= 0 && h < p.heads) || seen.has(l * 1e6 + h)) continue;
+      seen.add(l * 1e6 + h);
+      out.push([l, h]);
+    }
+    return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  }
+  function drawOff(ctx, g, [l, h], paper) {
+    const x = g.x(h), y = g.y(l), s = g.size;
+    const [r, gr, b] = rgb(paper);
+    const dark = 0.2126 * r + 0.7152 * gr + 0.0722 * b < 128;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x, y, s, s);
+    ctx.clip();
+    ctx.fillStyle = dark ? "rgba(20,20,20,0.65)" : "rgba(110,110,110,0.6)";
+    ctx.fillRect(x, y, s, s);
+    ctx.strokeStyle = "rgba(255,255,255,0.45)";
+    ctx.lineWidth = Math.max(1, s / 60);
+    const step = Math.max(6, s / 10);
+    ctx.beginPath();
+    for (let d = step / 2; d < 2 * s; d += step) {
+      ctx.moveTo(x + d, y);
+      ctx.lineTo(x + d - s, y + s);
+    }
+    ctx.stroke();
+    if (s >= 18) {
+      const size = Math.round(Math.min(22, Math.max(10, s / 5)));
+      ctx.font = "bold " + size + "px " + FONT;
+      const w = ctx.measureText("off").width + size * 0.8, hgt = size * 1.4;
+      ctx.fillStyle = "rgba(17,24,39,0.9)";
+      ctx.fillRect(x + (s - w) / 2, y + (s - hgt) / 2, w, hgt);
+      ctx.fillStyle = "#ffffff";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText("off", x + s / 2, y + s / 2);
+    }
+    ctx.restore();
+  }
   function drawRing(ctx, g, [cl, ch], paper) {
     const ring = focusColours(paper);
     const x = g.x(ch), y = g.y(cl), s = g.size, outer = Math.min(4, s / 6);
@@ -196,6 +239,8 @@
           ctx.drawImage(this.mosaic, h * n, l * n, n, n, g.x(h), g.y(l), g.size, g.size);
         }
       }
+      const off = offPanels(p);
+      for (const at of off) drawOff(ctx, g, at, colours.paper);
       drawNames(ctx, p, g, colours);
       ctx.fillStyle = colours.muted;
       if (g.tokens) drawTokens(ctx, p, g);
@@ -204,13 +249,20 @@
       ctx.lineWidth = 2.5;
       ctx.strokeRect(g.x(sh) - 1.5, g.y(sl) - 1.5, g.size + 3, g.size + 3);
       if (this.cursor) drawRing(ctx, g, this.cursor, colours.paper);
-      canvas.setAttribute(
+      this.remember(p, g, off);
+    }
+    // What the canvas now shows: its label (for a screen reader) and state()'s record.
+    remember(p, g, off) {
+      const [l0, h0] = p.at || [0, 0], n = p.n;
+      const offHeads = off.map(([l, h]) => [l0 + l, h0 + h]);
+      const offNames = offHeads.map(([l, h]) => `L${l} H${h}`).join(", ");
+      this.canvas.setAttribute(
         "aria-label",
-        `Attention of every head: ${p.layers} layers × ${p.heads} heads, ${n} tokens. Click a square, or use the arrow keys and Enter, to open it large.`
+        `Attention of every head: ${p.layers} layers × ${p.heads} heads, ${n} tokens. ` + (offNames ? `Switched off: ${offNames}. ` : "") + "Click a square, or use the arrow keys and Enter, to open it large."
       );
       this.geom = g;
       this.drawn += 1;
-      canvas[SHOWN] = {
+      this.canvas[SHOWN] = {
         drawn: this.drawn,
         ok: true,
         layers: p.layers,
@@ -219,6 +271,7 @@
         tokens: p.tokens,
         cells: this.cells,
         selected: p.selected,
+        off: offHeads,
         geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap }
       };
     }
@@ -251,7 +304,8 @@
       }
       const [l, h, q, k] = at, p = this.shown, [l0, h0] = p.at || [0, 0];
       const w = this.cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
-      const text = `L${l0 + l} H${h0 + h} · query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
+      const isOff = offPanels(p).some(([ol, oh]) => ol === l && oh === h);
+      const text = `L${l0 + l} H${h0 + h}${isOff ? " (switched off)" : ""} · query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
       this.say(text, ev.offsetX + 12, ev.offsetY + 14);
     }
     // The keyboard: Tab to the grid, arrows move the ring, Enter opens that head.

@@ -2047,6 +2047,7 @@
     const layer = Math.min(Math.max(knobs2.layer, 0), c.n_layers - 1);
     const head = Math.min(Math.max(knobs2.head, 0), c.n_heads - 1);
     const label = (s, max) => plainLabel(s, max, t.label_ranges);
+    const off = knobs2.heads_off.length ? { off: knobs2.heads_off.map(([l, h]) => [Number(l), Number(h)]) } : {};
     return {
       ok: true,
       text,
@@ -2060,7 +2061,8 @@
       colors: opts.colors || (t.colors || {})[knobs2.theme],
       guesses: r.guesses.map((g2) => [label(g2.token, 24), Math.round(g2.p * 1e4) / 1e4]),
       where: c.causal ? "next word" : "[mask]",
-      caption
+      caption,
+      ...off
     };
   }
   function createPayload(engine2, read = fetchBytes) {
@@ -2235,6 +2237,49 @@
     const right = g2.x(p.heads - 1) + g2.size + 6;
     for (let l = 0; l < p.layers; l++) ctx.fillText("L" + (l0 + l), right, g2.y(l) + g2.size / 2);
   }
+  function offPanels(p) {
+    const [l0, h0] = p.at || [0, 0];
+    const seen = /* @__PURE__ */ new Set(), out = [];
+    for (const pair of p.off || []) {
+      const l = Number(pair[0]) - l0, h = Number(pair[1]) - h0;
+      if (!(l >= 0 && l < p.layers && h >= 0 && h < p.heads) || seen.has(l * 1e6 + h)) continue;
+      seen.add(l * 1e6 + h);
+      out.push([l, h]);
+    }
+    return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  }
+  function drawOff(ctx, g2, [l, h], paper) {
+    const x = g2.x(h), y = g2.y(l), s = g2.size;
+    const [r, gr, b] = rgb(paper);
+    const dark2 = 0.2126 * r + 0.7152 * gr + 0.0722 * b < 128;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x, y, s, s);
+    ctx.clip();
+    ctx.fillStyle = dark2 ? "rgba(20,20,20,0.65)" : "rgba(110,110,110,0.6)";
+    ctx.fillRect(x, y, s, s);
+    ctx.strokeStyle = "rgba(255,255,255,0.45)";
+    ctx.lineWidth = Math.max(1, s / 60);
+    const step = Math.max(6, s / 10);
+    ctx.beginPath();
+    for (let d = step / 2; d < 2 * s; d += step) {
+      ctx.moveTo(x + d, y);
+      ctx.lineTo(x + d - s, y + s);
+    }
+    ctx.stroke();
+    if (s >= 18) {
+      const size = Math.round(Math.min(22, Math.max(10, s / 5)));
+      ctx.font = "bold " + size + "px " + FONT;
+      const w = ctx.measureText("off").width + size * 0.8, hgt = size * 1.4;
+      ctx.fillStyle = "rgba(17,24,39,0.9)";
+      ctx.fillRect(x + (s - w) / 2, y + (s - hgt) / 2, w, hgt);
+      ctx.fillStyle = "#ffffff";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText("off", x + s / 2, y + s / 2);
+    }
+    ctx.restore();
+  }
   function drawRing(ctx, g2, [cl, ch], paper) {
     const ring = focusColours(paper);
     const x = g2.x(ch), y = g2.y(cl), s = g2.size, outer = Math.min(4, s / 6);
@@ -2351,6 +2396,8 @@
           ctx.drawImage(this.mosaic, h * n, l * n, n, n, g2.x(h), g2.y(l), g2.size, g2.size);
         }
       }
+      const off = offPanels(p);
+      for (const at of off) drawOff(ctx, g2, at, colours.paper);
       drawNames(ctx, p, g2, colours);
       ctx.fillStyle = colours.muted;
       if (g2.tokens) drawTokens(ctx, p, g2);
@@ -2359,13 +2406,20 @@
       ctx.lineWidth = 2.5;
       ctx.strokeRect(g2.x(sh) - 1.5, g2.y(sl) - 1.5, g2.size + 3, g2.size + 3);
       if (this.cursor) drawRing(ctx, g2, this.cursor, colours.paper);
-      canvas.setAttribute(
+      this.remember(p, g2, off);
+    }
+    // What the canvas now shows: its label (for a screen reader) and state()'s record.
+    remember(p, g2, off) {
+      const [l0, h0] = p.at || [0, 0], n = p.n;
+      const offHeads = off.map(([l, h]) => [l0 + l, h0 + h]);
+      const offNames = offHeads.map(([l, h]) => `L${l} H${h}`).join(", ");
+      this.canvas.setAttribute(
         "aria-label",
-        `Attention of every head: ${p.layers} layers × ${p.heads} heads, ${n} tokens. Click a square, or use the arrow keys and Enter, to open it large.`
+        `Attention of every head: ${p.layers} layers × ${p.heads} heads, ${n} tokens. ` + (offNames ? `Switched off: ${offNames}. ` : "") + "Click a square, or use the arrow keys and Enter, to open it large."
       );
       this.geom = g2;
       this.drawn += 1;
-      canvas[SHOWN] = {
+      this.canvas[SHOWN] = {
         drawn: this.drawn,
         ok: true,
         layers: p.layers,
@@ -2374,6 +2428,7 @@
         tokens: p.tokens,
         cells: this.cells,
         selected: p.selected,
+        off: offHeads,
         geom: { left: g2.left, top: g2.top, size: g2.size, gap: MARGIN.gap }
       };
     }
@@ -2406,7 +2461,8 @@
       }
       const [l, h, q, k] = at, p = this.shown, [l0, h0] = p.at || [0, 0];
       const w = this.cells[(l * p.n + q) * p.heads * p.n + h * p.n + k];
-      const text = `L${l0 + l} H${h0 + h} · query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
+      const isOff = offPanels(p).some(([ol, oh]) => ol === l && oh === h);
+      const text = `L${l0 + l} H${h0 + h}${isOff ? " (switched off)" : ""} · query ${q} ${p.tokens[q]} → key ${k} ${p.tokens[k]}: ${w}%`;
       this.say(text, ev.offsetX + 12, ev.offsetY + 14);
     }
     // The keyboard: Tab to the grid, arrows move the ring, Enter opens that head.
@@ -2510,6 +2566,42 @@
     return /^(✏️|ℹ️|⏳)/u.test(m) ? m : "⚠️ " + m;
   }
 
+  // static/site/model_fit.js
+  var kindWord = (objective) => String(objective).split(" (")[0].replace(/ /g, "-");
+  var said = (h, p) => `${h} ${Number(h) === 1 ? "head" : "heads"}, ${p}`;
+  function fitModel(config, knobs2) {
+    const { models, objectives, heads: allHeads, positional } = config;
+    const kind = objectives[knobs2.objective];
+    const have = new Set(models);
+    const trained = [];
+    for (const h of allHeads) {
+      for (const p of positional) if (have.has(`${kind}-h${h}-${p}`)) trained.push([h, p]);
+    }
+    const heads = Number(knobs2.heads), pos = String(knobs2.pos);
+    if (!trained.length) {
+      return { heads, pos, headsOffered: [...allHeads], posOffered: [...positional], note: "" };
+    }
+    const exists = (h, p) => trained.some(([th, tp]) => th === h && tp === p);
+    let to = [heads, pos];
+    if (!exists(heads, pos)) {
+      to = trained.find(([h]) => h === heads) || trained.find(([, p]) => p === pos) || trained[0];
+    }
+    const word = kindWord(knobs2.objective);
+    let note = "";
+    if (trained.length === 1) {
+      note = `Only one ${word} model was trained (${said(...to)}): Heads and Positional encoding are set to it while it is chosen.`;
+    } else if (to[0] !== heads || to[1] !== pos) {
+      note = `No ${word} model was trained with ${said(heads, pos)}: the knobs moved to ${said(...to)}.`;
+    }
+    return {
+      heads: to[0],
+      pos: to[1],
+      headsOffered: [...new Set(trained.map(([h]) => h))],
+      posOffered: trained.filter(([h]) => h === to[0]).map(([, p]) => p),
+      note
+    };
+  }
+
   // static/site/knobs.js
   var KNOBS = ["objective", "heads", "pos", "mask", "scaling", "temperature"];
   var state2 = { layer: 0, head: 0, headsOff: /* @__PURE__ */ new Set(), model: null, payload: null };
@@ -2531,12 +2623,37 @@
     fill2($("scaling"), CONFIG.scaling);
     fill2($("examples"), ["(pick an example)", ...CONFIG.examples]);
     [temp().min, temp().max] = CONFIG.temperature.map(String);
+    const note = document.createElement("p");
+    note.id = "model-note";
+    note.className = "ae-model-note";
+    note.setAttribute("role", "status");
+    note.hidden = true;
+    document.querySelector("#knobs .ae-knobs").after(note);
+  }
+  function fitKnobs() {
+    const f = fitModel(
+      {
+        models: CONFIG.models,
+        objectives: CONFIG.objectives,
+        heads: CONFIG.heads,
+        positional: CONFIG.positional
+      },
+      { objective: $("objective").value, heads: $("heads").value, pos: $("pos").value }
+    );
+    $("heads").value = String(f.heads);
+    $("pos").value = f.pos;
+    for (const o of $("heads").options) o.disabled = !f.headsOffered.includes(Number(o.value));
+    for (const o of $("pos").options) o.disabled = !f.posOffered.includes(o.value);
+    const note = $("model-note");
+    if (note.textContent !== f.note) note.textContent = f.note;
+    note.hidden = !f.note;
   }
   function showTemperature() {
     $("temperature-value").textContent = Number(temp().value).toFixed(1);
   }
   function setControls(c) {
     for (const k of KNOBS) $(k).value = String(c[k]);
+    fitKnobs();
     showTemperature();
     state2.layer = c.layer;
     state2.head = c.head;
@@ -2566,6 +2683,7 @@
   }
   function clearHeadsOff() {
     state2.headsOff.clear();
+    for (const input of $("heads-off-boxes").querySelectorAll("input")) input.checked = false;
     $("heads-off-boxes").dataset.shape = "";
   }
   function headBoxes(p) {
@@ -2594,6 +2712,7 @@
     box().addEventListener("input", changed);
     for (const k of KNOBS) {
       $(k).addEventListener("input", () => {
+        if (k === "objective" || k === "heads" || k === "pos") fitKnobs();
         showTemperature();
         changed();
       });
@@ -2611,6 +2730,73 @@
       else state2.headsOff.delete(key);
       changed();
     });
+  }
+
+  // static/site/offline.js
+  var now = { state: "off", models: [], bytes: 0 };
+  var started = false;
+  function offlineState() {
+    return { ...now, models: [...now.models] };
+  }
+  function say(text) {
+    $("offline").textContent = text;
+    $("offline").hidden = !text;
+  }
+  function megabytes(bytes) {
+    return (bytes / (1024 * 1024)).toFixed(1) + " MB";
+  }
+  function saidSaved(s) {
+    const lesson = CONFIG.lessonModels;
+    const more = s.models.filter((m) => !lesson.includes(m));
+    return `Saved for offline use (${megabytes(s.bytes)}): the page and the ${lesson.length} models the nine steps use` + (more.length ? ", and " + more.join(", ") : "") + ". Any other model is saved once you open it while connected.";
+  }
+  function ask(worker) {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (e) => resolve(e.data);
+      worker.postMessage({ type: "status" }, [channel.port2]);
+    });
+  }
+  async function refresh() {
+    const reg = await navigator.serviceWorker.ready;
+    const s = await ask(reg.active);
+    Object.assign(now, { state: "saved", models: s.models, bytes: s.bytes });
+    say(saidSaved(now));
+  }
+  function watch(worker) {
+    if (!worker) return;
+    worker.addEventListener("statechange", () => {
+      if (worker.state !== "redundant" || now.state !== "saving") return;
+      now.state = "failed";
+      say(
+        "Not saved for offline use yet: the download stopped. Open the page again while connected."
+      );
+    });
+  }
+  function saveForOffline() {
+    if (started) return;
+    started = true;
+    if (FROM_FILE || !window.isSecureContext || !("serviceWorker" in navigator)) return;
+    now.state = "saving";
+    say("⏳ Saving the nine steps for offline use…");
+    const again2 = () => refresh().catch(() => {
+    });
+    navigator.serviceWorker.addEventListener("message", (e) => {
+      if (e.data && e.data.type === "saved") again2();
+    });
+    navigator.serviceWorker.addEventListener("controllerchange", again2);
+    navigator.serviceWorker.register("sw.js").then((reg) => {
+      watch(reg.installing);
+      return refresh();
+    }).catch(() => {
+      now.state = "failed";
+      say("");
+    });
+  }
+  async function notSaved(name) {
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return false;
+    const saved = await caches.match("models/" + name + ".safetensors").catch(() => null);
+    return !saved;
   }
 
   // static/site/loop.js
@@ -2647,11 +2833,17 @@
     try {
       await engine.runTyped("", { model: name });
     } catch (e) {
-      const damaged = e && /is damaged/.test(e.message);
-      const why = damaged ? e.message : "Could not load the model " + name + " into your browser: check the connection, then change the sentence or a knob to try again.";
+      const why = await whyNotLoaded(name, e);
       $("where").textContent = "⚠️ " + why;
       throw new Error(why);
     }
+  }
+  async function whyNotLoaded(name, e) {
+    if (e && /is damaged/.test(e.message)) return e.message;
+    if (await notSaved(name)) {
+      return "The model " + name + " is not saved for offline use: open it once while connected.";
+    }
+    return "Could not load the model " + name + " into your browser: check the connection, then change the sentence or a knob to try again.";
   }
   async function ready(name) {
     if (FROM_FILE) throw new Error(SERVE_FOLDER);
@@ -2750,9 +2942,9 @@
     if (v >= 10 ** digits) return Math.round(v).toLocaleString("en-US");
     return String(Number(v.toPrecision(digits)));
   }
-  function shuffleReading(said, r) {
-    if (!r.perm) return [said.none, ""];
-    const reading = r.maxDiffAll < said.bar ? said.same : said.changed.replace("{diff}", r.maxDiffAll.toFixed(3));
+  function shuffleReading(said2, r) {
+    if (!r.perm) return [said2.none, ""];
+    const reading = r.maxDiffAll < said2.bar ? said2.same : said2.changed.replace("{diff}", r.maxDiffAll.toFixed(3));
     const numbers = `Largest difference for layer ${r.layer}, head ${r.head}: ${plainNumber(r.maxDiffHead)}; over every head: ${plainNumber(r.maxDiffAll)}. The top guess changed at ${r.topChanged} of ${r.tokens.length} tokens (compared token by token).`;
     return [reading, numbers];
   }
@@ -2945,15 +3137,15 @@
     }
     async function update(ctx) {
       try {
-        const now = await engineKnobs2(ctx, { headsOff: ctx.headsOff });
+        const now2 = await engineKnobs2(ctx, { headsOff: ctx.headsOff });
         const trainedCtx = { ...ctx, knobs: { ...ctx.knobs, ...AS_TRAINED } };
         const trained = await engineKnobs2(trainedCtx);
-        const large2 = [now.layer, now.head];
+        const large2 = [now2.layer, now2.head];
         const text = ctx.knobs.text;
         const [a, b, c] = [
           await engine.loss(text, trained),
-          await engine.loss(text, now),
-          await engine.loss(text, { ...now, heads_off: [...now.heads_off, large2] })
+          await engine.loss(text, now2),
+          await engine.loss(text, { ...now2, heads_off: [...now2.heads_off, large2] })
         ];
         if (!ctx.fresh()) return;
         intro.textContent = a.loss == null ? warning(a.how) : `This sentence's loss (${a.how}; lower = easier to guess):`;
@@ -3330,6 +3522,7 @@
 
   // static/site/site.js
   AE.grid = grid;
+  AE.offline = { state: offlineState };
   engine.configure({ base: "models/", hashes: CONFIG.hashes });
   AE.payload.setTexts(CONFIG.engineTexts);
   for (const a of document.querySelectorAll("a.ae-app-link")) a.href = CONFIG.appUrl;
@@ -3370,6 +3563,8 @@
   var shown2 = (id) => !$("explore").hidden && !$(id).hidden;
   addView({ active: () => shown2("grid-part"), update: (ctx) => explore.update(ctx) });
   addView({ active: () => shown2("large"), update: (ctx) => large.update(ctx) });
+  var drewOnce = () => state2.model && engine.loaded(state2.model);
+  addView({ active: () => true, update: () => drewOnce() && saveForOffline() });
   initSteps({ kick, openLarge, engineKnobs });
   kick();
 })();

@@ -7,7 +7,7 @@
 const LN_EPS = 1e-5;
 
 // erf to ~1e-7 (Numerical Recipes' erfc, Chebyshev): GELU as torch's exact one
-function erf(x) {
+export function erf(x) {
   const z = Math.abs(x),
     t = 1 / (1 + 0.5 * z);
   const r =

@@ -7,7 +7,8 @@
 //   payload.configure({textsUrl})  or fetched from there on first use
 //   await payload.texts()          the texts (fetched once)
 //   await payload.gridPayload(text, controls, {colors, heads_off, fetch})
-//     -> payload | null (fetch: true waits for the model's weights instead of answering null)
+//     -> payload | null (fetch: true waits for the model's weights instead of answering null);
+//     with heads_off, the payload's `off` names them (static/live_grid.js draws them off)
 //   payload.displayToken(s) / plainLabel(s, max)   (labels.py, ported: static/engine/labels.js)
 //   payload.knobsOf(controls, opts)  the engine's knobs of the page's controls, or null
 //
@@ -95,6 +96,11 @@ function payloadOf(t, text, knobs, r, opts) {
   const layer = Math.min(Math.max(knobs.layer, 0), c.n_layers - 1);
   const head = Math.min(Math.max(knobs.head, 0), c.n_heads - 1);
   const label = (s, max) => plainLabel(s, max, t.label_ranges);
+  // the heads switched off, for the grid to draw as off (only when some are: the server's
+  // payload, which never has heads off, has no such key)
+  const off = knobs.heads_off.length
+    ? { off: knobs.heads_off.map(([l, h]) => [Number(l), Number(h)]) }
+    : {};
   return {
     ok: true,
     text,
@@ -109,6 +115,7 @@ function payloadOf(t, text, knobs, r, opts) {
     guesses: r.guesses.map((g) => [label(g.token, 24), Math.round(g.p * 1e4) / 1e4]),
     where: c.causal ? "next word" : "[mask]",
     caption,
+    ...off,
   };
 }
 

@@ -9,7 +9,10 @@
 //                            the request's one shape (static/live_grid.js request())
 //   modelName(k)             the zoo model those knobs name ("causal-h4-rotary")
 //   headsOff() -> [[layer, head], ...]   headBoxes(payload)   clearHeadsOff()
+//   fitKnobs()               Heads and Positional encoding kept to trained models
+//                            (model_fit.js), a sentence under the knobs when they moved
 import { $, CONFIG, theme } from "./page_config.js";
+import { fitModel } from "./model_fit.js";
 
 export const KNOBS = ["objective", "heads", "pos", "mask", "scaling", "temperature"];
 export const state = { layer: 0, head: 0, headsOff: new Set(), model: null, payload: null };
@@ -33,6 +36,33 @@ export function fillKnobs() {
   fill($("scaling"), CONFIG.scaling);
   fill($("examples"), ["(pick an example)", ...CONFIG.examples]);
   [temp().min, temp().max] = CONFIG.temperature.map(String);
+  const note = document.createElement("p");
+  note.id = "model-note";
+  note.className = "ae-model-note";
+  note.setAttribute("role", "status");
+  note.hidden = true;
+  document.querySelector("#knobs .ae-knobs").after(note);
+}
+
+// Only the Heads and Positional encoding a model of the chosen Model was trained with are
+// offered; a choice with none moves to the one there is, and the note under the knobs says so.
+export function fitKnobs() {
+  const f = fitModel(
+    {
+      models: CONFIG.models,
+      objectives: CONFIG.objectives,
+      heads: CONFIG.heads,
+      positional: CONFIG.positional,
+    },
+    { objective: $("objective").value, heads: $("heads").value, pos: $("pos").value },
+  );
+  $("heads").value = String(f.heads);
+  $("pos").value = f.pos;
+  for (const o of $("heads").options) o.disabled = !f.headsOffered.includes(Number(o.value));
+  for (const o of $("pos").options) o.disabled = !f.posOffered.includes(o.value);
+  const note = $("model-note");
+  if (note.textContent !== f.note) note.textContent = f.note;
+  note.hidden = !f.note;
 }
 
 export function showTemperature() {
@@ -41,6 +71,7 @@ export function showTemperature() {
 
 export function setControls(c) {
   for (const k of KNOBS) $(k).value = String(c[k]);
+  fitKnobs();
   showTemperature();
   state.layer = c.layer;
   state.head = c.head;
@@ -75,9 +106,10 @@ export function headsOff() {
   return [...state.headsOff].map((s) => s.split(",").map(Number));
 }
 
-// every head on, and the boxes redrawn for the next model drawn
+// every head on (the boxes unticked at once), and the boxes redrawn for the next model drawn
 export function clearHeadsOff() {
   state.headsOff.clear();
+  for (const input of $("heads-off-boxes").querySelectorAll("input")) input.checked = false;
   $("heads-off-boxes").dataset.shape = "";
 }
 
@@ -114,6 +146,7 @@ export function wireKnobs(changed) {
   box().addEventListener("input", changed);
   for (const k of KNOBS) {
     $(k).addEventListener("input", () => {
+      if (k === "objective" || k === "heads" || k === "pos") fitKnobs();
       showTemperature();
       changed();
     });

@@ -15,6 +15,7 @@
 //                                   did not load)
 import { engine, gridPayload, payload } from "../engine/index.js";
 import { clearHeadsOff, headsOff, knobs, modelName, state } from "./knobs.js";
+import { notSaved } from "./offline.js";
 import { $, CONFIG, FROM_FILE, SERVE_FOLDER, colors, theme, warning } from "./page_config.js";
 
 const views = [];
@@ -52,22 +53,30 @@ export async function kick() {
 
 // The model and the tokenizer into memory (engine.loaded() says yes once a run has had
 // both: an empty sentence's run fetches them and costs nothing else). A failure is thrown
-// in plain words, and said on the status line too: a damaged file in the engine's words,
-// anything else (offline, a file missing) as a download that did not arrive.
+// in plain words, and said on the status line too (whyNotLoaded).
 async function loadModel(name) {
   try {
     await engine.runTyped("", { model: name });
   } catch (e) {
-    const damaged = e && /is damaged/.test(e.message);
-    const why = damaged
-      ? e.message
-      : "Could not load the model " +
-        name +
-        " into your browser: check the connection, " +
-        "then change the sentence or a knob to try again.";
+    const why = await whyNotLoaded(name, e);
     $("where").textContent = "⚠️ " + why;
     throw new Error(why);
   }
+}
+
+// A damaged file in the engine's words; a model the page's offline cache (offline.js) does
+// not hold, while the page is served from it, as not saved for offline use; anything else
+// (the network cut, a file missing) as a download that did not arrive.
+async function whyNotLoaded(name, e) {
+  if (e && /is damaged/.test(e.message)) return e.message;
+  if (await notSaved(name)) {
+    return "The model " + name + " is not saved for offline use: open it once while connected.";
+  }
+  return (
+    "Could not load the model " +
+    name +
+    " into your browser: check the connection, then change the sentence or a knob to try again."
+  );
 }
 
 // The model of the form in memory; another model than the last one starts with all its

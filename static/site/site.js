@@ -8,11 +8,13 @@
 // (static/site/steps.js). The modules, one concern each:
 //
 //   page_config.js  the configuration (explorer/site/config.py's JSON), $, el, the theme
-//   knobs.js        the sentence, the knobs and the heads switched off
+//   knobs.js        the sentence, the knobs and the heads switched off; model_fit.js
+//                   which heads and positions the chosen model was trained with
 //   loop.js         the live loop, and the engine in the place of a server
 //   grids.js        the grid renderer mounted on this page's boxes
 //   steps.js        Start here; step_link.js its ?step=N; figures.js and fig_*.js the
 //                   steps' figures; words.js their sentences
+//   offline.js      the lesson saved for offline use (the worker sw.js), once a model drew
 import { AE, engine } from "../engine/index.js";
 import { grid } from "../live_grid.js";
 import { mountGrid, oneHead } from "./grids.js";
@@ -26,10 +28,12 @@ import {
   wireKnobs,
 } from "./knobs.js";
 import { addView, engineKnobs, kick, payloadFor } from "./loop.js";
+import { offlineState, saveForOffline } from "./offline.js";
 import { $, CONFIG, FROM_FILE, SERVE_FOLDER } from "./page_config.js";
 import { figureView, initSteps } from "./steps.js";
 
 AE.grid = grid; // the one global's grid, as on the app's page (tests read grid.state)
+AE.offline = { state: offlineState };
 engine.configure({ base: "models/", hashes: CONFIG.hashes });
 AE.payload.setTexts(CONFIG.engineTexts); // the caption's words, from the builder
 for (const a of document.querySelectorAll("a.ae-app-link")) a.href = CONFIG.appUrl;
@@ -76,5 +80,8 @@ addView(figureView);
 const shown = (id) => !$("explore").hidden && !$(id).hidden;
 addView({ active: () => shown("grid-part"), update: (ctx) => explore.update(ctx) });
 addView({ active: () => shown("large"), update: (ctx) => large.update(ctx) });
+// last: once a model has loaded and drawn, the lesson is saved for offline use behind it
+const drewOnce = () => state.model && engine.loaded(state.model);
+addView({ active: () => true, update: () => drewOnce() && saveForOffline() });
 initSteps({ kick, openLarge, engineKnobs });
 kick();

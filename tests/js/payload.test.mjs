@@ -73,3 +73,13 @@ test("labels are Python's: visible spaces, named invisible characters, the cut",
   assert.equal(payload.displayToken(""), "\u2205");
   assert.equal(payload.plainLabel("abcdefghij", 8), "abcdefg\u2026");
 });
+
+test("heads switched off are named in the payload, for the grid to draw them off", async () => {
+  const payload = payloadSide();
+  const { text, controls } = cases[0];
+  const on = await payload.gridPayload(text, controls, { fetch: true });
+  assert.ok(on.ok && !("off" in on)); // as the server's: no key without heads off
+  const off = await payload.gridPayload(text, controls, { fetch: true, heads_off: [[1, 3]] });
+  assert.deepEqual(off.off, [[1, 3]]);
+  assert.match(off.caption, /experiment/);
+});

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -27,12 +28,28 @@ def site(tmp_path_factory):
     return build(tmp_path_factory.mktemp("site"))
 
 
-@pytest.fixture(scope="module")
-def site_url(site):
+@contextmanager
+def serving(directory: Path):
+    """A static server over ``directory`` on 127.0.0.1 (a secure context, as localhost is:
+    the service worker registers there); yields its URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 functools.partial(Quiet, directory=str(site)))
+                                 functools.partial(Quiet, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def site_url(site):
+    with serving(site) as url:
+        yield url
+
+
+@pytest.fixture()
+def serve():
+    """serving() for a test's own folder (a second build beside the module's)."""
+    return serving

@@ -22,8 +22,10 @@ def drawn(page, which=GRID) -> int:
 @pytest.fixture()
 def opened(browser, site_url, request):  # noqa: F811
     size, scale = getattr(request, "param", ((1280, 800), 1))
+    # the service worker blocked: these are of the page over the network (a cut network, a
+    # damaged download routed in); offline after a first load is test_site_offline.py's
     context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  device_scale_factor=scale)
+                                  device_scale_factor=scale, service_workers="block")
     page = context.new_page()
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))

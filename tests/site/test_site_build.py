@@ -32,8 +32,10 @@ def test_contents_and_sizes(site):
     models = zoo_models()
     assert len(models) == 21
     assert {f"models/{p.name}" for p in models} <= names
-    assert {"index.html", "site.js", "site.css", "README.md", "models/tokenizer.json"} <= names
-    assert not any(n.endswith(".js") for n in names - {"site.js"})  # one script, the bundle
+    assert {"index.html", "site.js", "sw.js", "site.css", "README.md",
+            "models/tokenizer.json"} <= names
+    # one script, the bundle; and the service worker (static/site/sw.js, its BUILD filled)
+    assert not any(n.endswith(".js") for n in names - {"site.js", "sw.js"})
     # the page's script is the checked-in bundle (the engine and the app's grid renderer
     # inside: static/site/site.js imports them), loaded by one tag
     assert (site / "site.js").read_bytes() == (STATIC / "build" / "site.js").read_bytes()

@@ -45,3 +45,25 @@ def test_an_unreadable_knob_value_still_gets_a_model(resources, heads):
     _, zoo = resources
     f = fit_knobs(zoo, MASKED_WORD, heads, "rotary")
     assert (f.heads, f.pos) == (4, "rotary")
+
+
+def test_a_missing_combination_names_the_one_masked_word_model(resources):
+    """Compare's right side (and any request) can still ask for a masked-word model with 2
+    heads: the message names the one that exists instead of only "pick another"."""
+    from explorer.views.compare import compare_view
+    from explorer.views.controls import parse_controls
+    from explorer.views.grid_payload import grid_payload
+
+    tok, zoo = resources
+    said = zoo.why_missing("bidir-h2-rotary")
+    assert said.startswith("No model was trained as bidir-h2-rotary")
+    assert "the only masked-word model is bidir-h4-rotary: Heads 4, Positional encoding " \
+           "rotary" in said
+    masked = parse_controls(MASKED_WORD, 2, "rotary", "as trained", "1/√d_head", 1.0, 0, 0,
+                            "light")
+    p = grid_payload(zoo, tok, "The cat sat", masked)
+    assert not p["ok"] and "bidir-h4-rotary" in p["caption"]
+    nxt = parse_controls(NEXT_WORD, 4, "rotary", "as trained", "1/√d_head", 1.0, 0, 0,
+                         "light")
+    v = compare_view(zoo, tok, "The cat sat", nxt, masked)
+    assert "bidir-h4-rotary: Heads 4" in v.status
