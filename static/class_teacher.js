@@ -87,7 +87,8 @@ export async function teach(client, cfg, timings, code, token) {
   const attrs = { id: "class-panel", class: "ae-class-panel", open: true };
   document.body.append(el("details", attrs, summary, box, roster, bars, lab.box, end));
   // the QR code's SVG shown as a picture (an <img> runs nothing in it), not as markup
-  client.call("GET", `${code}/qr?link=${encodeURIComponent(join)}`).then(
+  // (the server's own record of the class's link, fixed when it opened: drawn once)
+  client.call("GET", `${code}/qr`).then(
     (r) => {
       if (r.data.svg) {
         $("#class-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);

@@ -10,14 +10,14 @@ ended, 413 body over 64 kB, 429 full or too many opens), plus ``"ended": true`` 
 class is gone (404: the server restarted or the class was dropped; 410: it ended).
 
 ========================================  =========================================
-``POST /ae-class/open``                   ``{code, teacher, join: "?class=CODE"}``
+``POST /ae-class/open``                   ``{code, teacher, join: "?class=CODE", link}``
 ``POST /ae-class/<code>/join``            body ``{nickname?}`` -> ``{student}``
 ``GET  /ae-class/<code>/follow?since=V``  ``{version, state}`` / ``{version}`` (timeout)
 ``POST /ae-class/<code>/lead``            body ``{state, teacher?}`` -> ``{version}``
 ``POST /ae-class/<code>/answer``          body ``{student, step, choice}`` -> ``{ok}``
 ``GET  /ae-class/<code>/answers?step=N``  ``{answered, students, counts}``
 ``POST /ae-class/<code>/end``             ``{ok}``
-``GET  /ae-class/<code>/qr?link=URL``      ``{svg}``: the class's join link as a QR code
+``GET  /ae-class/<code>/qr``               ``{svg, link}``: the class's join link as a QR code
 ``POST /ae-class/<code>/nickname``        body ``{student, nickname}`` -> ``{nickname}``
 ``GET  /ae-class/<code>/roster``          ``{students, nicknames}`` (teacher)
 ``GET  /ae-class/<code>/lab``             the class's Lab runs as one chart (teacher;
@@ -47,6 +47,7 @@ from urllib.parse import parse_qs
 
 import orjson
 
+from explorer.server.class_qr import JoinQRs
 from explorer.server.client_guard import RateLimiter, client_address, proxy_hops
 from explorer.views.class_lab import class_lab
 from explorer.views.class_state import (
@@ -57,7 +58,6 @@ from explorer.views.class_state import (
     UnknownClass,
     normal_code,
 )
-from explorer.views.share import qr_svg
 
 log = logging.getLogger("attention_explorer")
 
@@ -71,7 +71,6 @@ HEADERS = [(b"content-type", b"application/json"), (b"cache-control", b"no-store
 ACTIONS = {"join": "POST", "follow": "GET", "lead": "POST", "answer": "POST",
            "answers": "GET", "end": "POST", "qr": "GET", "nickname": "POST",
            "roster": "GET", "lab": "GET"}
-MAX_LINK = 2000  # characters of a join link to draw as a QR code
 
 
 class _Refused(Exception):
@@ -134,6 +133,7 @@ class ClassRoutes:
         self.wait_s = wait_s
         self.hops = proxy_hops() if hops is None else hops
         self._opens = RateLimiter(new_sessions_per_s=OPENS_PER_S, new_session_burst=OPEN_BURST)
+        self._qrs = JoinQRs(self.rooms.max_classes)  # each class's link, its QR drawn once
         self._loop: asyncio.AbstractEventLoop | None = None
         # per class: the event its followers wait on (replaced after each wake), how many
         # wait, and the JSON of its latest {version, state}. Touched on the loop only.
@@ -196,7 +196,7 @@ class ClassRoutes:
         if action == "follow":
             return 200, await self._follow(code, _query_int(scope, "since", 0))
         if action == "qr":
-            return 200, self._qr(scope, code)
+            return 200, await self._qr(code)
         headers = dict(scope.get("headers") or [])
         teacher = headers.get(b"x-ae-teacher", b"").decode("latin-1") or None
         if action == "answers":
@@ -220,20 +220,15 @@ class ClassRoutes:
         self.rooms.end(code, teacher)
         return 200, {"ok": True}
 
-    def _qr(self, scope, code: str) -> dict:
-        """The join link as the page builds it (its own address + ``?class=CODE``), drawn
-        as a QR code for the projector; only a link to this class, so the route draws
-        nothing else."""
+    async def _qr(self, code: str) -> dict:
+        """The class's own join link (fixed at open: explorer/server/class_qr.py) as a QR
+        code for the projector, drawn once, off the event loop."""
         self.rooms.snapshot(code)  # an unknown or ended class: its message
-        link = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("link")
-                or [""])[0]
-        if len(link) > MAX_LINK or not link.startswith(("http://", "https://")) \
-                or not link.endswith("?class=" + code):
-            raise _Refused(400, "A QR code is drawn only for this class's join link.")
-        svg = qr_svg(link)
+        key = normal_code(code)
+        svg = await self._qrs.svg(key)
         if svg is None:
-            raise _Refused(400, "This link is too long for a QR code.")
-        return {"svg": svg}
+            raise _Refused(404, "No join link is known for this class.")
+        return {"svg": svg, "link": self._qrs.link(key)}
 
     def _lab(self, code: str, teacher) -> dict:
         """The class's Lab chart: its students' newest runs, one curve per settings."""
@@ -245,7 +240,8 @@ class ClassRoutes:
         if not self._opens.admit(client_address(scope, self.hops), None, new_if_none=True):
             raise Full("Too many classes opened from this address; try again in a minute.")
         code, teacher = self.rooms.open()
-        return {"code": code, "teacher": teacher, "join": f"?class={code}"}
+        link = self._qrs.remember(code, scope)
+        return {"code": code, "teacher": teacher, "join": f"?class={code}", "link": link}
 
     async def _follow(self, code: str, since: int) -> dict | bytes:
         """The class's ``{version, state}`` once its version is not ``since`` (at once, or

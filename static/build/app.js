@@ -1933,7 +1933,7 @@
     const summary = el("summary", {}, "Class ", el("strong", { id: "class-code" }, code));
     const attrs = { id: "class-panel", class: "ae-class-panel", open: true };
     document.body.append(el("details", attrs, summary, box, roster, bars, lab.box, end));
-    client.call("GET", `${code}/qr?link=${encodeURIComponent(join)}`).then(
+    client.call("GET", `${code}/qr`).then(
       (r) => {
         if (r.data.svg) {
           $("#class-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
