@@ -42,6 +42,7 @@ from benchmarks.app_server import AppServer
 from benchmarks.common import load_avg, log, pct
 from benchmarks.lecture import cpu_list, pinned
 from benchmarks.lecture_http import Connection, HTTPError
+from explorer.views.class_state import lesson_choices
 
 SCHOOL = b"X-Forwarded-For: 10.43.0.1\r\n"  # every student: one address
 JSON = b"Content-Type: application/json\r\n"
@@ -87,7 +88,7 @@ class Class:
     async def _answer(self, conn: Connection, student: str, step: int) -> None:
         await asyncio.sleep(random.uniform(0.3, 1.0))
         body = orjson.dumps({"student": student, "step": step,
-                             "choice": random.choice(["the", "cat", "mat", "sat"])})
+                             "choice": random.choice(lesson_choices(step))})
         try:
             status, _ = await conn.request("POST", f"/ae-class/{self.code}/answer", body,
                                            SCHOOL + JSON)

@@ -45,6 +45,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from explorer.views.start_here_choices import CHOICES, UNSURE
+
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector
 CODE_LENGTH = 6
 CODE = re.compile(f"^[{ALPHABET}]{{{CODE_LENGTH}}}$")
@@ -67,6 +69,12 @@ UNKNOWN = ("No class has this code on this server. Check the code with your teac
            "class also ends when the server restarts).")
 MALFORMED = (f"That is not a class code: a code is {CODE_LENGTH} letters and digits, "
              "like K7PX2M.")
+
+
+def lesson_choices(step: int) -> tuple[str, ...]:
+    """What a student may answer to Start here's step ``step`` (1-based, as the page sends
+    it): its choices and "Not sure" (a step without choices: only that)."""
+    return (*CHOICES.get(step, ()), UNSURE)
 
 
 class ClassError(Exception):
@@ -176,12 +184,16 @@ def normal_code(code) -> str:
 
 class Classrooms:
     """The classes one server holds (see the module docstring). ``clock``: seconds,
-    injectable for tests; ``on_change(code)``: called after a lead, an end or a drop."""
+    injectable for tests; ``on_change(code)``: called after a lead, an end or a drop;
+    ``choices(step)``: the answers a step accepts (anything else is refused, so a script
+    cannot fill the teacher's counts with made-up ones; None: any short text)."""
 
     def __init__(self, max_classes: int = MAX_CLASSES, max_students: int = MAX_STUDENTS,
                  idle_s: float = IDLE_S, clock: Callable[[], float] = time.monotonic,
-                 on_change: Callable[[str], None] | None = None) -> None:
+                 on_change: Callable[[str], None] | None = None,
+                 choices: Callable[[int], tuple[str, ...]] | None = lesson_choices) -> None:
         self.max_classes, self.max_students, self.idle_s = max_classes, max_students, idle_s
+        self.choices = choices
         self.clock = clock
         self.on_change = on_change
         self._classes: dict[str, _Class] = {}
@@ -323,6 +335,8 @@ class Classrooms:
             raise ClassError("An answer is a short non-empty text.")
         with self._lock:
             room = self._student(code, student, self.clock())
+            if self.choices is not None and choice not in self.choices(step):
+                raise ClassError("That is not one of this step's choices.")
             room.answers.setdefault(step, {})[student] = choice
 
     def answers(self, code, token, step) -> dict:

@@ -16,6 +16,7 @@ from starlette.routing import Route
 import explorer.server.class_route
 from explorer.server.class_route import ClassRoutes
 from explorer.views.class_state import MALFORMED, UNKNOWN, Classrooms
+from explorer.views.start_here_choices import CHOICES
 
 STATE = {"step": 2, "view": "explore", "text": "The cat sat on the mat.",
          "knobs": {"heads": 4}, "revealed": False}
@@ -118,7 +119,8 @@ def test_answers_are_counted_for_the_teacher():
     async def test(c):
         code, teacher = await opened(c)
         ids = [(await c.post(f"/ae-class/{code}/join")).json()["student"] for _ in range(4)]
-        for sid, choice in zip(ids, ["mat", "mat", "cat", "mat"], strict=True):
+        mat, cat = CHOICES[2][0], CHOICES[2][1]
+        for sid, choice in zip(ids, [mat, mat, cat, mat], strict=True):
             r = await c.post(f"/ae-class/{code}/answer",
                              json={"student": sid, "step": 2, "choice": choice})
             assert r.json() == {"ok": True}
@@ -129,7 +131,10 @@ def test_answers_are_counted_for_the_teacher():
                          json={"student": ids[0], "step": 99, "choice": "x"})
         assert r.status_code == 400 and "step" in r.json()["message"]
         r = await c.get(f"/ae-class/{code}/answers?step=2", headers={"X-AE-Teacher": teacher})
-        assert r.json() == {"answered": 4, "students": 4, "counts": {"mat": 3, "cat": 1}}
+        assert r.json() == {"answered": 4, "students": 4, "counts": {mat: 3, cat: 1}}
+        r = await c.post(f"/ae-class/{code}/answer",
+                         json={"student": ids[0], "step": 2, "choice": "made up"})
+        assert r.status_code == 400 and "choices" in r.json()["message"]
         r = await c.get(f"/ae-class/{code}/answers", headers={"X-AE-Teacher": teacher})
         assert r.status_code == 400
     run(make(), test)

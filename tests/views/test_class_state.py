@@ -37,7 +37,25 @@ STATE = {"step": 3, "view": "explore", "text": "The cat sat.", "knobs": {"heads"
 
 @pytest.fixture
 def rooms():
-    return Classrooms(clock=Clock())
+    return Classrooms(clock=Clock(), choices=None)  # any answer: the counting itself
+
+
+def test_only_the_step_s_own_choices_count():
+    """The lesson's registry takes only a step's choices (and "Not sure"): a script's
+    made-up answers never reach the teacher's counts."""
+    from explorer.views.start_here_choices import CHOICES, UNSURE
+
+    rooms = Classrooms(clock=Clock())
+    code, teacher = rooms.open()
+    student = rooms.join(code)
+    rooms.answer(code, student, 3, CHOICES[3][1])
+    rooms.answer(code, student, 4, " " + UNSURE + "\n")  # cleaned, then checked
+    for step, made_up in ((3, "fake"), (3, CHOICES[4][0]), (12, "x")):
+        with pytest.raises(ClassError, match="not one of this step's choices"):
+            rooms.answer(code, student, step, made_up)
+    rooms.answer(code, student, 12, UNSURE)  # a step with no choices: only "Not sure"
+    assert rooms.answers(code, teacher, 3)["counts"] == {CHOICES[3][1]: 1}
+    assert rooms.answers(code, teacher, 4)["counts"] == {UNSURE: 1}
 
 
 def test_codes_are_short_unambiguous_and_distinct(rooms):
@@ -148,7 +166,7 @@ def test_two_classes_never_see_each_other(rooms):
 
 def test_idle_classes_expire_activity_keeps_them_open():
     clock = Clock()
-    rooms = Classrooms(clock=clock)
+    rooms = Classrooms(clock=clock, choices=None)
     (a, ta), (b, _) = rooms.open(), rooms.open()
     student = rooms.join(a)
     clock.now += IDLE_S - 10
