@@ -22,6 +22,8 @@ export const ENTRIES = {
   "static/app.js": "app.js",
   "static/site/site.js": "site.js",
   "static/notebook.js": "notebook.js",
+  // the Lab's trainer in the browser (issue 50): a Web Worker's script, it attaches nothing
+  "static/lab/worker.js": "lab_worker.js",
 };
 
 const BANNER = "// Built by scripts/build_js.mjs from static/ (npm run build): do not edit.";
