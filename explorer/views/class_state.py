@@ -29,7 +29,10 @@ handed out without copying and serialized once per version.
 **Bounds** (memory per class is bounded; see the constants): at most ``max_classes`` classes
 (ended and expired ones are dropped first to make room), ``max_students`` a class, one answer per
 student per step (``STEPS`` steps), one Lab run per student, and every string cut or refused at its
-bound. A class idle for ``idle_s`` (no lead, join or answer) expires; an ended or expired class
+bound. A class whose teacher's page has asked nothing for ``idle_s`` expires (the teacher's page
+asks several times a second while it is open, about once a minute in a background tab;
+students' joins and answers do not keep a class alive, so a script that joins cannot); an ended
+or expired class
 answers :class:`ClassEnded` ("This class has ended") until it is dropped; a code the server does
 not know (a restart loses every class) answers :class:`UnknownClass`, which says the same so that a
 page can tell its student.
@@ -52,7 +55,10 @@ CODE_LENGTH = 6
 CODE = re.compile(f"^[{ALPHABET}]{{{CODE_LENGTH}}}$")
 MAX_CLASSES = 200
 MAX_STUDENTS = 500
-IDLE_S = 3 * 3600.0
+IDLE_S = 30 * 60.0  # no request from the teacher's page for this long: the class expires
+# A full server also drops classes never led and never joined once this old (a script that
+# opens classes and does nothing with them cannot keep a real teacher out)
+UNUSED_S = 120.0
 STEPS = 21  # a step is 0..20
 NICKNAME_CHARS = 24
 CHOICE_CHARS = 80
@@ -105,7 +111,8 @@ class _Class:
     """One class. ``answers``: step -> student id -> choice (the latest wins)."""
 
     teacher: str
-    touched: float
+    touched: float  # the teacher's page's last request
+    opened: float = 0.0
     version: int = 0
     state: dict = field(default_factory=lambda: default_state())
     students: dict[str, str] = field(default_factory=dict)  # id -> nickname ("" if none)
@@ -217,34 +224,38 @@ class Classrooms:
             room.state = default_state()
         return room.ended is not None
 
-    def _get(self, code, now: float, touch: bool = False) -> _Class:
+    def _get(self, code, now: float) -> _Class:
         room = self._classes.get(normal_code(code))
         if room is None:
             raise UnknownClass(UNKNOWN)
         if self._expire(room, now):
             raise ClassEnded(ENDED)
-        if touch:
-            room.touched = now
         return room
 
-    def _teacher(self, code, token, now: float, touch: bool = False) -> _Class:
+    def _teacher(self, code, token, now: float) -> _Class:
+        """Class ``code`` if ``token`` is its teacher's; any teacher request keeps it open."""
         room = self._get(code, now)
         if not isinstance(token, str) or not secrets.compare_digest(
                 token.encode(), room.teacher.encode()):
             raise Forbidden("Only the teacher's page can do this.")
-        if touch:
-            room.touched = now
+        room.touched = now
         return room
 
     def _make_room(self, now: float) -> list[str]:
-        """Drops ended (and now expired) classes, those that ended first first, until one
-        more fits; the codes dropped."""
+        """Drops ended (and now expired) classes, those that ended first first, then classes
+        never led nor joined for ``UNUSED_S``, oldest first, until one more fits; the codes
+        dropped."""
         ended = sorted((room.ended, code) for code, room in self._classes.items()
                        if self._expire(room, now))
+        unused = sorted((room.opened, code) for code, room in self._classes.items()
+                        if room.ended is None and room.version == 0 and not room.students
+                        and now - room.opened >= UNUSED_S)
         dropped = []
-        while len(self._classes) >= self.max_classes and ended:
-            dropped.append(ended.pop(0)[1])
-            del self._classes[dropped[-1]]
+        for _, code in ended + unused:
+            if len(self._classes) < self.max_classes:
+                break
+            dropped.append(code)
+            del self._classes[code]
         return dropped
 
     def open(self) -> tuple[str, str]:
@@ -259,7 +270,7 @@ class Classrooms:
             while code in self._classes:
                 code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
             token = secrets.token_urlsafe(24)
-            self._classes[code] = _Class(teacher=token, touched=now)
+            self._classes[code] = _Class(teacher=token, touched=now, opened=now)
         self._notify(dropped)
         return code, token
 
@@ -267,7 +278,7 @@ class Classrooms:
         """A new student of class ``code``: their id (a secret of their page's)."""
         name = "" if nickname is None else plain(nickname, NICKNAME_CHARS)
         with self._lock:
-            room = self._get(code, self.clock(), touch=True)
+            room = self._get(code, self.clock())
             if len(room.students) >= self.max_students:
                 raise Full(f"This class is full ({self.max_students} students).")
             student = secrets.token_urlsafe(12)
@@ -278,7 +289,6 @@ class Classrooms:
         room = self._get(code, now)
         if not isinstance(student, str) or student not in room.students:
             raise Forbidden("This page has not joined this class (join it again).")
-        room.touched = now
         return room
 
     def rename(self, code, student, nickname) -> str:
@@ -313,7 +323,7 @@ class Classrooms:
         """The teacher's new state for every follower; its version."""
         state = check_state(state)
         with self._lock:
-            room = self._teacher(code, token, self.clock(), touch=True)
+            room = self._teacher(code, token, self.clock())
             room.state = state
             room.version += 1
             version, key = room.version, normal_code(code)

@@ -14,6 +14,7 @@ from explorer.views.class_state import (
     IDLE_S,
     MALFORMED,
     UNKNOWN,
+    UNUSED_S,
     ClassEnded,
     ClassError,
     Classrooms,
@@ -164,14 +165,20 @@ def test_two_classes_never_see_each_other(rooms):
     assert rooms.snapshot(a)[0] == 1 and rooms.answers(a, ta, 1)["answered"] == 1
 
 
-def test_idle_classes_expire_activity_keeps_them_open():
+def test_a_class_lives_while_its_teacher_s_page_asks_and_students_cannot_keep_it():
+    """Any teacher request keeps a class open (the page reads the answers every second or
+    so); students' joins and answers do not, so a script that joins cannot keep a class
+    the teacher left alive."""
     clock = Clock()
     rooms = Classrooms(clock=clock, choices=None)
     (a, ta), (b, _) = rooms.open(), rooms.open()
     student = rooms.join(a)
     clock.now += IDLE_S - 10
-    rooms.answer(a, student, 0, "x")  # a student's answer is activity
-    rooms.snapshot(b)  # following is not
+    rooms.answers(a, ta, 0)  # the teacher's page reading the counts
+    rooms.answer(a, student, 0, "x")
+    s_b = rooms.join(b)  # joins and answers keep nothing alive
+    rooms.answer(b, s_b, 0, "x")
+    rooms.snapshot(b)  # nor does following
     clock.now += 20
     assert rooms.snapshot(a)[0] == 0
     with pytest.raises(ClassEnded, match=ENDED):
@@ -243,6 +250,27 @@ def test_a_full_server_drops_ended_classes_first_then_refuses():
     clock.now += IDLE_S  # b, c and d expire: the first of them to end goes first
     e, _ = rooms.open()
     assert len(rooms) == 3 and rooms.snapshot(e)[0] == 0
+
+
+def test_classes_opened_and_never_used_make_room_for_a_real_teacher():
+    """A script that opens classes and does nothing with them fills the table only for
+    UNUSED_S: then a real teacher's open drops the oldest unused one; a class that was led
+    or joined is never dropped for room."""
+    clock = Clock()
+    rooms = Classrooms(max_classes=3, clock=clock)
+    (led, t_led), (joined, _), (unused, _) = rooms.open(), rooms.open(), rooms.open()
+    rooms.lead(led, t_led, STATE)
+    rooms.join(joined)
+    with pytest.raises(Full):
+        rooms.open()  # too soon: the unused class may still be set up
+    clock.now += UNUSED_S
+    rooms.answers(led, t_led, 0)  # (the led class's teacher is still there)
+    fresh, _ = rooms.open()
+    with pytest.raises(UnknownClass):
+        rooms.snapshot(unused)
+    assert rooms.snapshot(led)[0] == 1 and rooms.snapshot(joined)[0] == 0
+    with pytest.raises(Full):
+        rooms.open()  # the fresh one is not old enough, the others are in use
 
 
 def test_a_nickname_is_set_later_cleaned_and_listed_for_the_teacher_only(rooms):
