@@ -91,7 +91,7 @@ def test_a_run_is_fixed_by_its_settings_and_stops_when_asked():
 
 
 @pytest.mark.parametrize("bad", [dict(layers=0), dict(heads=3), dict(pos="nope"),
-                                 dict(lr=5.0), dict(seconds=0)])
+                                 dict(lr=5.0), dict(seconds=-1), dict(seconds=601)])
 def test_settings_the_lab_does_not_offer_are_refused(bad):
     with pytest.raises(ValueError):
         lab.LabSettings(**bad)
