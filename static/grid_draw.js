@@ -50,16 +50,43 @@ export function decode(b64) {
 }
 
 // Panel size and margins for this width (css px): token labels when the cells are big enough.
-// -> {left, bottom, size, tokens, top, height, x(head), y(layer)}
-export function layout(p, width) {
+// opts (a page's own sizing; none: the app's grids, as they always were):
+//   maxPanel  the largest panel (default 240)
+//   height    the most css px the canvas may be tall (a head drawn to fill a screen)
+//   font      [least, most] px of the token labels (default [9, 13]: as a row allows)
+//   thin      labels at least `least` px even where rows are smaller: then only every
+//             g.every-th row and g.everyKey-th column is labelled (the tip names each)
+// -> {left, bottom, size, tokens, font, every, everyKey, nameFont, top, height, x(head),
+//     y(layer)}
+export function layout(p, width, opts = {}) {
+  const maxPanel = opts.maxPanel || MAX_PANEL;
+  const [least, most] = opts.font || [9, 13];
   const fit = (left, bottom) => {
     const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
-    const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
-    return { left, bottom, size };
+    let size = Math.min(maxPanel, across);
+    if (opts.height) {
+      const room = opts.height - MARGIN.top - bottom - 4 - MARGIN.gap * (p.layers - 1);
+      size = Math.min(size, room / p.layers);
+    }
+    return { left, bottom, size: Math.max(8, Math.floor(size)) };
   };
+  const fontFor = (g) => Math.max(least, Math.min(most, Math.floor((g.size / p.n) * 0.9)));
   let g = fit(MARGIN.tokensLeft, MARGIN.tokensBottom);
-  g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+  if (opts.thin) {
+    // margins as wide as labels of this size need, then the font the rows now allow
+    const grow = fontFor(g) / 13;
+    g = fit(Math.round(MARGIN.tokensLeft * grow), Math.round(MARGIN.tokensBottom * grow));
+    g.tokens = g.size >= 4 * least;
+  } else {
+    g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+  }
   if (!g.tokens) g = { ...fit(0, 0), tokens: false };
+  const cell = g.size / p.n;
+  g.font = fontFor(g);
+  // a label's line needs ~1.15 font px: rows, and columns slanted at 60 degrees
+  g.every = opts.thin ? Math.max(1, Math.ceil((g.font * 1.15) / cell)) : 1;
+  g.everyKey = opts.thin ? Math.max(1, Math.ceil((g.font * 1.15) / (cell * 0.866))) : 1;
+  g.nameFont = opts.font ? Math.max(11, least) : 11;
   g.top = MARGIN.top;
   g.height = g.top + p.layers * g.size + MARGIN.gap * (p.layers - 1) + g.bottom + 4;
   g.x = (h) => g.left + h * (g.size + MARGIN.gap);
@@ -67,21 +94,21 @@ export function layout(p, width) {
   return g;
 }
 
-// Token labels left of each row and under each column (p.tokens: plain text).
+// Token labels left of each row and under each column (p.tokens: plain text), every
+// g.every-th row and g.everyKey-th column (all of them but where layout() thinned them).
 export function drawTokens(ctx, p, g) {
   const n = p.n,
     cell = g.size / n;
-  // as large as a row allows, 9 to 13 px
-  ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
+  ctx.font = g.font + "px " + FONT;
   ctx.textAlign = "right";
   for (let l = 0; l < p.layers; l++) {
-    for (let q = 0; q < n; q++) {
+    for (let q = 0; q < n; q += g.every) {
       ctx.fillText(p.tokens[q], g.left - 4, g.y(l) + (q + 0.5) * cell, g.left - 6);
     }
   }
   const bottom = g.y(p.layers - 1) + g.size + 4;
   for (let h = 0; h < p.heads; h++) {
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < n; k += g.everyKey) {
       ctx.save();
       ctx.translate(g.x(h) + (k + 0.5) * cell, bottom);
       ctx.rotate(-Math.PI / 3);
@@ -95,7 +122,7 @@ export function drawTokens(ctx, p, g) {
 // panel when one head is drawn large, else [0, 0]).
 export function drawNames(ctx, p, g, colours) {
   ctx.fillStyle = colours.font;
-  ctx.font = "11px " + FONT;
+  ctx.font = (g.nameFont || 11) + "px " + FONT;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
   const [l0, h0] = p.at || [0, 0];

@@ -4,7 +4,7 @@
 // grid_payload.py's payload. An ES module; each bundle that draws grids puts `grid` below on
 // window.AttentionExplorer.grid (the page: static/app.js).
 //
-//   mount(element, {data, colors, onOpen, noAnswer}) -> Grid
+//   mount(element, {data, colors, onOpen, noAnswer, sizing}) -> Grid
 //     element  the box holding explorer/views/grid_markup.py's markup (.ae-grid with its
 //              caption, guesses, canvas and tip)
 //     data     async (request, ctx) -> payload | null: where update() gets a grid (a server
@@ -17,6 +17,9 @@
 //              threw (undefined for null or a retry), older is true while an older grid
 //              stays on screen. Default: the app's "⏳ The server is busy: …" (its loop
 //              asks again); a page without a server (the static edition) passes its own
+//     sizing   (payload) -> grid_draw.js layout()'s opts, or null: asked at each draw (the
+//              static edition's projector mode: a head as tall as the screen, labels of at
+//              least 14 px, thinned). Default: none (the panels and labels as always)
 //   grid.update(ctx) -> Promise<bool>  ctx = {knobs: {text, objective, heads, ...}, fresh()}
 //              (static/live.js's): asks data(request(ctx.knobs)) and draws the answer if
 //              ctx.fresh(); false when there was none (the caller asks again later)
@@ -28,7 +31,8 @@
 //   state(canvas) -> what that canvas (or the canvas a selector names) shows, for tests and
 //              benchmarks: {drawn, ok, layers, heads, n, tokens, cells, selected, off,
 //              geom} (off: [[layer, head], ...] of the model, the heads drawn switched off;
-//              read-only; undefined before a draw or without such a canvas)
+//              geom: {left, top, size, gap, font, every, everyKey}, font 0 without token
+//              labels; read-only; undefined before a draw or without such a canvas)
 //
 // A payload may name heads switched off (p.off: [[layer, head], ...], the browser's engine
 // with heads off): their panels are drawn dimmed, striped and labelled "off"
@@ -78,8 +82,12 @@ export function state(canvas) {
 }
 
 class Grid {
-  constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null } = {}) {
+  constructor(
+    element,
+    { data = null, colors = null, onOpen = null, noAnswer = null, sizing = null } = {},
+  ) {
     this.element = element;
+    this.sizing = sizing;
     this.data = data;
     this.colors = colors;
     this.onOpen = onOpen || (() => {});
@@ -157,7 +165,7 @@ class Grid {
     if (!p || !p.ok) return;
     const width = Math.max(200, this.element.clientWidth || 600),
       colours = this.coloursOf(p);
-    const g = layout(p, width),
+    const g = layout(p, width, (this.sizing && this.sizing(p)) || undefined),
       n = p.n,
       dpr = globalThis.devicePixelRatio || 1;
     canvas.style.width = width + "px";
@@ -211,7 +219,15 @@ class Grid {
       cells: this.cells,
       selected: p.selected,
       off: offHeads,
-      geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap },
+      geom: {
+        left: g.left,
+        top: g.top,
+        size: g.size,
+        gap: MARGIN.gap,
+        font: g.tokens ? g.font : 0,
+        every: g.every,
+        everyKey: g.everyKey,
+      },
     };
   }
 

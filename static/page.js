@@ -6,6 +6,7 @@
 // a head opened from the grid (static/head_pick.js clicks #grid-select) is brought onto a
 // phone's screen.
 import { fit } from "./fit.js";
+import { projectorMode } from "./projector.js";
 import { hookFigure } from "./figures.js";
 import { screen } from "./screen.js";
 import { observeOnceAFrame } from "./frame.js";
@@ -14,40 +15,18 @@ const root = document.documentElement;
 const PHONE = window.matchMedia("(max-width: 720px)");
 
 // ------------------------------------------------------------ projector mode
-// ?projector=1 (or the "Big screen" button) puts the class on <html>; static/css/30-projector.css
+// ?projector=1 (or the "Big screen" button) puts the class on <html> (static/projector.js,
+// which also gives it to a short, wide screen by itself); static/css/30-projector.css
 // does the layout: the sentence and knobs in a column at the left, the views at the
 // right with the large heatmap first, sized to the screen (static/fit.js).
-// A short, wide screen gets it by itself at load: a projector at 1280x720 with the
-// browser at 150 % is 853x480 CSS px, where the normal layout shows no heatmap on the
-// first screen. ?projector=0 (or "Normal screen") keeps the normal layout there.
-const params = new URLSearchParams(window.location.search);
-const asked = (params.get("projector") || "").toLowerCase();
-const SHORT_WIDE = window.innerHeight <= 560 && window.innerWidth >= 760;
-const projectorAsked = ["1", "true", "yes", "on"].includes(asked);
-const normalAsked = ["0", "false", "no", "off"].includes(asked);
-if (projectorAsked || (SHORT_WIDE && !normalAsked)) root.classList.add("ae-projector");
-const projector = () => root.classList.contains("ae-projector");
-
-function setProjector(on) {
-  root.classList.toggle("ae-projector", on);
-  const url = new URL(window.location.href);
-  // the link says what differs from what this screen would get by itself
-  if (on) url.searchParams.set("projector", "1");
-  else if (SHORT_WIDE) url.searchParams.set("projector", "0");
-  else url.searchParams.delete("projector");
-  window.history.replaceState(window.history.state, "", url);
-  syncSwitch();
+const mode = projectorMode(() => {
   fitDrawer();
   fit.all();
   window.dispatchEvent(new Event("resize")); // Plotly figures refit their new width
-}
-
-function syncSwitch() {
-  document.querySelectorAll(".ae-projector-switch").forEach((b) => {
-    b.setAttribute("aria-pressed", String(projector()));
-    b.textContent = projector() ? "Normal screen" : "Big screen";
-  });
-}
+});
+const projector = mode.on;
+const setProjector = mode.set;
+const syncSwitch = mode.sync;
 
 // ------------------------------------------------------------ skip links
 function focusFirst(selector) {

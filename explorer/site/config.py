@@ -1,9 +1,9 @@
 """The static page's configuration, read from the views (never retyped): the knobs' labels
 and choices (explorer/views/controls.py), the canvas colours (grid_payload.canvas_colors),
 the Start here steps (explorer/views/start_here.py, in the static edition's words), the
-shuffle test's readings (explorer/analysis/positional_views.equivariance_gap) and the
+shuffle test's readings (explorer/analysis/positional_views.equivariance_gap), the
 grid's markup and CSS (their one source, explorer/views/grid_markup.py, as the app's Explore
-and the notebook use)."""
+and the notebook use) and Inside one head's words and colours (explorer/views/inside.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from explorer.views.controls import (
 from explorer.views.engine_texts import engine_texts
 from explorer.views.grid_markup import grid_css, grid_markup
 from explorer.views.grid_payload import canvas_colors, plain_status
+from explorer.views.inside import INTRO, SECTIONS, stage_colors
 from explorer.views.start_here import DEFAULTS, Step, default_path
 
 # What the static page draws for a step, by the view the step opens (static/site/steps.js):
@@ -132,4 +133,14 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
                                                               "step-figure")),
         "missing": missing,
         "engineTexts": engine_texts(),  # static/engine/payload.js's words, set, not fetched
+        "inside": inside_words(),
     }
+
+
+def inside_words() -> dict:
+    """Inside one head's words and colours (static/site/inside.js), the app's view's
+    (explorer/views/inside.py): its introduction as safe HTML, the headings of its groups
+    of stages with their keys, and the heatmaps' colours in each theme."""
+    return {"intro": to_html(INTRO),
+            "sections": [{"heading": h, "keys": list(keys)} for h, keys in SECTIONS],
+            "colors": {"light": stage_colors("light"), "dark": stage_colors("dark")}}

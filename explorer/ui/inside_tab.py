@@ -8,17 +8,11 @@ from explorer.server.lab_session import registry, sources
 from explorer.ui.controls import Panel, wire_live
 from explorer.ui.errors import guarded
 from explorer.views.controls import parse_controls
-from explorer.views.inside import KEYS, inside_view
+from explorer.views.inside import INTRO, KEYS, SECTIONS, inside_view
 
 TAB = "inside"
+HEADINGS = [f"#### {heading}" for heading, _ in SECTIONS]
 
-INTRO = """Follow **one head** (pick it with *Layer* and *Head*) through one attention layer,
-on your sentence: the input **X** becomes queries, keys and values; every query is compared
-with every key (**Q·Kᵀ**); the scores are **scaled**, **masked** and turned into weights by a
-**softmax**; the weights average the values (**A·V**); all heads are **concatenated** and
-**projected** back. Each picture's title gives its real shape. Every knob applies here too —
-turn off the mask or the scaling and watch which step changes. Tap or hover over a cell for
-its value."""
 
 def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     """Declare the tab's outputs (inside the caller's ``gr.Tab``) and wire the live update."""
@@ -29,26 +23,25 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
     def plot(key: str) -> None:
         plots[key] = gr.Plot(show_label=False, elem_id=f"inside-{key}", min_width=260)
 
-    gr.Markdown("#### 1 · The input", elem_classes="caption")
+    gr.Markdown(HEADINGS[0], elem_classes="caption")
     plot("x")
-    gr.Markdown("#### 2 · Queries, keys and values of this head", elem_classes="caption")
+    gr.Markdown(HEADINGS[1], elem_classes="caption")
     with gr.Row(equal_height=False):
         for key in ("q", "k", "v"):
             plot(key)
     with gr.Column(visible=False) as rotary_box:
-        gr.Markdown("#### 2b · Rotary: q and k turned by position (v is not)",
-                    elem_classes="caption")
+        gr.Markdown(HEADINGS[2], elem_classes="caption")
         with gr.Row(equal_height=False):
             plot("rot_q")
             plot("rot_k")
-    gr.Markdown("#### 3 · Scores, scaling, mask", elem_classes="caption")
+    gr.Markdown(HEADINGS[3], elem_classes="caption")
     with gr.Row(equal_height=False):
         plot("scores")
         plot("scaled")
     with gr.Row(equal_height=False):
         plot("masked")
         plot("pattern")
-    gr.Markdown("#### 4 · Weighted values, heads merged, output", elem_classes="caption")
+    gr.Markdown(HEADINGS[4], elem_classes="caption")
     plot("z")
     plot("concat")
     plot("out")

@@ -14,6 +14,8 @@ import plotly.graph_objects as go
 
 from explorer.analysis.stages import head_stages, model_line
 from explorer.figures.matrices import stage_figure
+from explorer.figures.style import DIVERGING, MINUS_INF
+from explorer.figures.themes import get_theme
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import Zoo
 from explorer.views.controls import EMPTY_STATE, Controls, picked_or_status
@@ -21,6 +23,25 @@ from explorer.views.controls import EMPTY_STATE, Controls, picked_or_status
 # Stage keys in page order; rot_q / rot_k only exist for rotary models.
 KEYS = ("x", "q", "k", "v", "rot_q", "rot_k", "scores", "scaled", "masked", "pattern", "z",
         "concat", "out")
+
+# The view's words, the app's tab (explorer/ui/inside_tab.py) and the static edition's
+# (explorer/site/config.py) alike: the introduction, and the headings of the stages' groups
+# in page order with the stages under each (the rotary group only on a rotary model).
+INTRO = """Follow **one head** (pick it with *Layer* and *Head*) through one attention layer,
+on your sentence: the input **X** becomes queries, keys and values; every query is compared
+with every key (**Q·Kᵀ**); the scores are **scaled**, **masked** and turned into weights by a
+**softmax**; the weights average the values (**A·V**); all heads are **concatenated** and
+**projected** back. Each picture's title gives its real shape. Every knob applies here too —
+turn off the mask or the scaling and watch which step changes. Tap or hover over a cell for
+its value."""
+SECTIONS = (
+    ("1 · The input", ("x",)),
+    ("2 · Queries, keys and values of this head", ("q", "k", "v")),
+    ("2b · Rotary: q and k turned by position (v is not)", ("rot_q", "rot_k")),
+    ("3 · Scores, scaling, mask", ("scores", "scaled", "masked", "pattern")),
+    ("4 · Weighted values, heads merged, output", ("z", "concat", "out")),
+)
+assert tuple(k for _, keys in SECTIONS for k in keys) == KEYS
 
 
 @dataclass(frozen=True)
@@ -49,3 +70,12 @@ def inside_view(zoo: Zoo, tok: Tokenizer, text: str, c: Controls) -> InsideView:
     figures = {k: stage_figure(r.stages[k], r.tokens, theme=c.theme)
                for k in KEYS if k in r.stages}
     return InsideView("\n\n".join(lines), figures, rotary="rot_q" in r.stages)
+
+
+def stage_colors(theme: str) -> dict:
+    """What the static edition's heatmaps of the stages draw with (static/site/inside_draw.js),
+    as :func:`explorer.figures.matrices.stage_figure` does: the diverging scale of every
+    stage but the pattern (which is drawn on the weights' scale, the grid's), the blocked
+    cells' grey and the word a masked score's cell says."""
+    return {"diverging": [list(s) for s in DIVERGING[theme]],
+            "masked": get_theme(theme).masked, "minusInf": MINUS_INF}

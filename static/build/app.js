@@ -1044,15 +1044,33 @@
     for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
     return out;
   }
-  function layout(p, width) {
+  function layout(p, width, opts = {}) {
+    const maxPanel = opts.maxPanel || MAX_PANEL;
+    const [least, most] = opts.font || [9, 13];
     const fit2 = (left, bottom) => {
       const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
-      const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
-      return { left, bottom, size };
+      let size = Math.min(maxPanel, across);
+      if (opts.height) {
+        const room2 = opts.height - MARGIN.top - bottom - 4 - MARGIN.gap * (p.layers - 1);
+        size = Math.min(size, room2 / p.layers);
+      }
+      return { left, bottom, size: Math.max(8, Math.floor(size)) };
     };
+    const fontFor = (g2) => Math.max(least, Math.min(most, Math.floor(g2.size / p.n * 0.9)));
     let g = fit2(MARGIN.tokensLeft, MARGIN.tokensBottom);
-    g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+    if (opts.thin) {
+      const grow = fontFor(g) / 13;
+      g = fit2(Math.round(MARGIN.tokensLeft * grow), Math.round(MARGIN.tokensBottom * grow));
+      g.tokens = g.size >= 4 * least;
+    } else {
+      g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+    }
     if (!g.tokens) g = { ...fit2(0, 0), tokens: false };
+    const cell = g.size / p.n;
+    g.font = fontFor(g);
+    g.every = opts.thin ? Math.max(1, Math.ceil(g.font * 1.15 / cell)) : 1;
+    g.everyKey = opts.thin ? Math.max(1, Math.ceil(g.font * 1.15 / (cell * 0.866))) : 1;
+    g.nameFont = opts.font ? Math.max(11, least) : 11;
     g.top = MARGIN.top;
     g.height = g.top + p.layers * g.size + MARGIN.gap * (p.layers - 1) + g.bottom + 4;
     g.x = (h) => g.left + h * (g.size + MARGIN.gap);
@@ -1061,16 +1079,16 @@
   }
   function drawTokens(ctx, p, g) {
     const n = p.n, cell = g.size / n;
-    ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
+    ctx.font = g.font + "px " + FONT;
     ctx.textAlign = "right";
     for (let l = 0; l < p.layers; l++) {
-      for (let q = 0; q < n; q++) {
+      for (let q = 0; q < n; q += g.every) {
         ctx.fillText(p.tokens[q], g.left - 4, g.y(l) + (q + 0.5) * cell, g.left - 6);
       }
     }
     const bottom = g.y(p.layers - 1) + g.size + 4;
     for (let h = 0; h < p.heads; h++) {
-      for (let k = 0; k < n; k++) {
+      for (let k = 0; k < n; k += g.everyKey) {
         ctx.save();
         ctx.translate(g.x(h) + (k + 0.5) * cell, bottom);
         ctx.rotate(-Math.PI / 3);
@@ -1081,7 +1099,7 @@
   }
   function drawNames(ctx, p, g, colours) {
     ctx.fillStyle = colours.font;
-    ctx.font = "11px " + FONT;
+    ctx.font = (g.nameFont || 11) + "px " + FONT;
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
     const [l0, h0] = p.at || [0, 0];
@@ -1173,8 +1191,9 @@
     return c ? c[SHOWN] : void 0;
   }
   var Grid = class {
-    constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null } = {}) {
+    constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null, sizing = null } = {}) {
       this.element = element;
+      this.sizing = sizing;
       this.data = data;
       this.colors = colors;
       this.onOpen = onOpen || (() => {
@@ -1237,7 +1256,7 @@
       const p = this.shown, canvas = this.canvas;
       if (!p || !p.ok) return;
       const width = Math.max(200, this.element.clientWidth || 600), colours = this.coloursOf(p);
-      const g = layout(p, width), n = p.n, dpr = globalThis.devicePixelRatio || 1;
+      const g = layout(p, width, this.sizing && this.sizing(p) || void 0), n = p.n, dpr = globalThis.devicePixelRatio || 1;
       canvas.style.width = width + "px";
       canvas.style.height = g.height + "px";
       canvas.width = Math.round(width * dpr);
@@ -1285,7 +1304,15 @@
         cells: this.cells,
         selected: p.selected,
         off: offHeads,
-        geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap }
+        geom: {
+          left: g.left,
+          top: g.top,
+          size: g.size,
+          gap: MARGIN.gap,
+          font: g.tokens ? g.font : 0,
+          every: g.every,
+          everyKey: g.everyKey
+        }
       };
     }
     // (layer, head, query, key) under a point of the canvas (css px), or null.
@@ -1552,10 +1579,10 @@
       }
       return { status: r.status, data: data || {} };
     }
-    async begin(params2, replaceUrl = () => {
+    async begin(params, replaceUrl = () => {
     }) {
-      const code = (params2.get("class") || "").toUpperCase();
-      if (params2.get("teach") === "1") {
+      const code = (params.get("class") || "").toUpperCase();
+      if (params.get("teach") === "1") {
         const r = await this.call("POST", "open", {});
         if (r.status !== 200) return null;
         replaceUrl("?class=" + r.data.code + "&lead=1");
@@ -1563,7 +1590,7 @@
         return { role: "teacher", code: r.data.code, token: r.data.teacher };
       }
       if (!CODE.test(code)) return null;
-      const token = params2.get("lead") === "1" && this.storage.getItem("ae-class-" + code);
+      const token = params.get("lead") === "1" && this.storage.getItem("ae-class-" + code);
       return token ? { role: "teacher", code, token } : { role: "student", code };
     }
     async join(code) {
@@ -2119,7 +2146,7 @@
     timings,
     labTag: () => ""
   };
-  async function start(params2) {
+  async function start(params) {
     const found = () => document.querySelector("#tabs button[role='tab']");
     for (let t = 0; t < 300 && !(found() && document.querySelector("#sentence textarea")); t++) {
       await sleep(100);
@@ -2131,15 +2158,15 @@
       sleep,
       base: cfg.base
     });
-    const page = await client.begin(params2, (q) => history.replaceState(null, "", q));
+    const page = await client.begin(params, (q) => history.replaceState(null, "", q));
     if (!page) return;
     if (page.role === "teacher") return teach(client, cfg, timings, page.code, page.token);
     const tools = { el, setUpStep, shownStep, mark: mark2 };
     return follower(client, cfg, tools, page.code, classMode);
   }
   function startClassMode() {
-    const params2 = new URLSearchParams(window.location.search);
-    if (params2.get("teach") === "1" || params2.has("class")) start(params2);
+    const params = new URLSearchParams(window.location.search);
+    if (params.get("teach") === "1" || params.has("class")) start(params);
   }
 
   // static/share.js
@@ -2160,8 +2187,8 @@
       },
       true
     );
-    const asked2 = new URLSearchParams(window.location.search).get("tab");
-    const wanted = Object.prototype.hasOwnProperty.call(aliases, asked2) ? aliases[asked2] : asked2;
+    const asked = new URLSearchParams(window.location.search).get("tab");
+    const wanted = Object.prototype.hasOwnProperty.call(aliases, asked) ? aliases[asked] : asked;
     if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
     let tries = 120;
     const open2 = () => {
@@ -2482,34 +2509,48 @@
     onFigure(gd);
   }
 
+  // static/projector.js
+  var YES = ["1", "true", "yes", "on"];
+  var NO = ["0", "false", "no", "off"];
+  function projectorMode(onChange = () => {
+  }) {
+    const root6 = document.documentElement;
+    const asked = (new URLSearchParams(window.location.search).get("projector") || "").toLowerCase();
+    const shortWide = window.innerHeight <= 560 && window.innerWidth >= 760;
+    if (YES.includes(asked) || shortWide && !NO.includes(asked)) {
+      root6.classList.add("ae-projector");
+    }
+    const on = () => root6.classList.contains("ae-projector");
+    function sync() {
+      document.querySelectorAll(".ae-projector-switch").forEach((b) => {
+        b.setAttribute("aria-pressed", String(on()));
+        b.textContent = on() ? "Normal screen" : "Big screen";
+      });
+    }
+    function set(value) {
+      root6.classList.toggle("ae-projector", value);
+      const url = new URL(window.location.href);
+      if (value) url.searchParams.set("projector", "1");
+      else if (shortWide) url.searchParams.set("projector", "0");
+      else url.searchParams.delete("projector");
+      window.history.replaceState(window.history.state, "", url);
+      sync();
+      onChange(value);
+    }
+    return { on, set, sync };
+  }
+
   // static/page.js
   var root5 = document.documentElement;
   var PHONE = window.matchMedia("(max-width: 720px)");
-  var params = new URLSearchParams(window.location.search);
-  var asked = (params.get("projector") || "").toLowerCase();
-  var SHORT_WIDE = window.innerHeight <= 560 && window.innerWidth >= 760;
-  var projectorAsked = ["1", "true", "yes", "on"].includes(asked);
-  var normalAsked = ["0", "false", "no", "off"].includes(asked);
-  if (projectorAsked || SHORT_WIDE && !normalAsked) root5.classList.add("ae-projector");
-  var projector2 = () => root5.classList.contains("ae-projector");
-  function setProjector(on) {
-    root5.classList.toggle("ae-projector", on);
-    const url = new URL(window.location.href);
-    if (on) url.searchParams.set("projector", "1");
-    else if (SHORT_WIDE) url.searchParams.set("projector", "0");
-    else url.searchParams.delete("projector");
-    window.history.replaceState(window.history.state, "", url);
-    syncSwitch();
+  var mode = projectorMode(() => {
     fitDrawer();
     fit.all();
     window.dispatchEvent(new Event("resize"));
-  }
-  function syncSwitch() {
-    document.querySelectorAll(".ae-projector-switch").forEach((b) => {
-      b.setAttribute("aria-pressed", String(projector2()));
-      b.textContent = projector2() ? "Normal screen" : "Big screen";
-    });
-  }
+  });
+  var projector2 = mode.on;
+  var setProjector = mode.set;
+  var syncSwitch = mode.sync;
   function focusFirst(selector) {
     const el2 = document.querySelector(selector);
     if (el2) {

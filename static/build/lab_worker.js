@@ -35,96 +35,105 @@
   }
 
   // static/lab/attention.js
-  function makeAttentionScratch(n, dh) {
-    const F = (count) => new Float64Array(count);
-    return {
-      a: F(n * dh),
-      b: F(n * dh),
-      c: F(n * dh),
-      d: F(n * dh),
-      S: F(n * n),
-      T: F(n * n),
-      U: F(n * n)
-    };
+  var BLOCK = 8;
+  function attentionFloats(n, dh) {
+    return 2 * n * Math.max(n, dh);
   }
-  function gather(x, row0, n, d, col, dh, out, transposed) {
-    for (let i = 0; i < n; i++) {
-      const o = (row0 + i) * d + col;
-      for (let e = 0; e < dh; e++) {
-        if (transposed) out[e * n + i] = x[o + e];
-        else out[i * dh + e] = x[o + e];
+  function makeAttentionScratch(n) {
+    const at = new Int32Array(n), width = new Int32Array(n), blocks = [];
+    let offset = 0;
+    for (let r0 = 0; r0 < n; r0 += BLOCK) {
+      const r1 = Math.min(n, r0 + BLOCK), cols = Math.min(n, Math.ceil(r1 / 4) * 4);
+      blocks.push([r0, r1, cols, offset]);
+      for (let i = r0; i < r1; i++) {
+        at[i] = offset + (i - r0) * cols;
+        width[i] = cols;
       }
+      offset += (r1 - r0) * cols;
     }
-    return out;
+    return { at, width, blocks };
   }
-  function scatter(src, x, row0, n, d, col, dh) {
+  function gather(x, row0, n, d, col, dh, out, o0, transposed) {
     for (let i = 0; i < n; i++) {
       const o = (row0 + i) * d + col;
-      for (let e = 0; e < dh; e++) x[o + e] = src[i * dh + e];
+      if (transposed) for (let e = 0; e < dh; e++) out[o0 + e * n + i] = x[o + e];
+      else for (let e = 0; e < dh; e++) out[o0 + i * dh + e] = x[o + e];
     }
   }
-  function softmaxRows(S, n, scale, slope, P, po) {
+  function scatter(src, s0, x, row0, n, d, col, dh) {
     for (let i = 0; i < n; i++) {
-      const pi = po + i * n;
+      const o = (row0 + i) * d + col, r = s0 + i * dh;
+      for (let e = 0; e < dh; e++) x[o + e] = src[r + e];
+    }
+  }
+  function causalScores(s, w, dh) {
+    for (const [r0, r1, cols, offset] of w.blocks)
+      s.run(r1 - r0, dh, cols, false, r0 * dh, 0, offset);
+  }
+  function softmaxRows(w, Y, n, scale, slope, P, po, X) {
+    for (let i = 0; i < n; i++) {
+      const pi = po + i * n, si = w.at[i];
       let max = -Infinity;
       for (let j = 0; j <= i; j++) {
-        const s = P[pi + j] = S[i * n + j] * scale - slope * (i - j);
+        const s = P[pi + j] = Y[si + j] * scale - slope * (i - j);
         if (s > max) max = s;
       }
       let sum = 0;
       for (let j = 0; j <= i; j++) sum += P[pi + j] = Math.exp(P[pi + j] - max);
-      for (let j = 0; j <= i; j++) P[pi + j] /= sum;
-      for (let j = i + 1; j < n; j++) P[pi + j] = 0;
+      for (let j = 0; j <= i; j++) X[i * n + j] = P[pi + j] /= sum;
+      for (let j = i + 1; j < n; j++) X[i * n + j] = P[pi + j] = 0;
     }
   }
-  function attendForward(dims, mm, w, q, k, v, P, z) {
+  function attendForward(dims, s, w, q, k, v, P, z) {
     const { batch, n, d_model: d, n_heads: H, d_head: dh, scale, slopes } = dims;
     for (let b = 0; b < batch; b++) {
       for (let h = 0; h < H; h++) {
         const po = (b * H + h) * n * n, col = h * dh;
-        const qh = gather(q, b * n, n, d, col, dh, w.a, false), kh = gather(k, b * n, n, d, col, dh, w.b, false);
-        mm(qh, n, dh, kh, n, null, w.S);
-        softmaxRows(w.S, n, scale, slopes ? slopes[h] : 0, P, po);
-        const vT = gather(v, b * n, n, d, col, dh, w.c, true);
-        mm(P.subarray(po, po + n * n), n, n, vT, dh, null, w.d);
-        scatter(w.d, z, b * n, n, d, col, dh);
+        gather(q, b * n, n, d, col, dh, s.X, 0, false);
+        gather(k, b * n, n, d, col, dh, s.W, 0, false);
+        causalScores(s, w, dh);
+        softmaxRows(w, s.Y, n, scale, slopes ? slopes[h] : 0, P, po, s.X);
+        gather(v, b * n, n, d, col, dh, s.W, 0, true);
+        s.run(n, n, dh);
+        scatter(s.Y, 0, z, b * n, n, d, col, dh);
       }
     }
   }
-  function softmaxBack(P, po, dP, n, scale, S, T) {
+  function softmaxBack(w, P, po, Y, n, scale, X) {
     for (let i = 0; i < n; i++) {
-      const pi = po + i * n;
+      const pi = po + i * n, si = w.at[i];
       let dot = 0;
-      for (let j = 0; j <= i; j++) dot += P[pi + j] * dP[i * n + j];
-      for (let j = 0; j < n; j++) {
-        const g = j <= i ? P[pi + j] * (dP[i * n + j] - dot) * scale : 0;
-        S[i * n + j] = g;
-        T[j * n + i] = g;
-      }
+      for (let j = 0; j <= i; j++) dot += P[pi + j] * Y[si + j];
+      for (let j = 0; j <= i; j++) X[i * n + j] = P[pi + j] * (Y[si + j] - dot) * scale;
+      for (let j = i + 1; j < n; j++) X[i * n + j] = 0;
     }
   }
-  function attendBackward(dims, mm, w, q, k, v, P, dz, dq, dk, dv) {
+  function attendBackward(dims, s, w, q, k, v, P, dz, dq, dk, dv) {
     const { batch, n, d_model: d, n_heads: H, d_head: dh, scale } = dims;
+    const { X, W, Y } = s;
     for (let b = 0; b < batch; b++) {
       for (let h = 0; h < H; h++) {
         const po = (b * H + h) * n * n, col = h * dh, r0 = b * n;
-        const dzh = gather(dz, r0, n, d, col, dh, w.a, false);
-        mm(dzh, n, dh, gather(v, r0, n, d, col, dh, w.b, false), n, null, w.U);
-        const Pt = w.T;
-        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Pt[j * n + i] = P[po + i * n + j];
-        mm(Pt, n, n, gather(dz, r0, n, d, col, dh, w.c, true), dh, null, w.d);
-        scatter(w.d, dv, r0, n, d, col, dh);
-        softmaxBack(P, po, w.U, n, scale, w.S, w.T);
-        mm(w.S, n, n, gather(k, r0, n, d, col, dh, w.c, true), dh, null, w.d);
-        scatter(w.d, dq, r0, n, d, col, dh);
-        mm(w.T, n, n, gather(q, r0, n, d, col, dh, w.c, true), dh, null, w.d);
-        scatter(w.d, dk, r0, n, d, col, dh);
+        X.set(P.subarray(po, po + n * n));
+        gather(dz, r0, n, d, col, dh, W, 0, false);
+        s.runTN(n, n, dh);
+        scatter(Y, 0, dv, r0, n, d, col, dh);
+        gather(dz, r0, n, d, col, dh, X, 0, false);
+        gather(v, r0, n, d, col, dh, W, 0, false);
+        causalScores(s, w, dh);
+        softmaxBack(w, P, po, Y, n, scale, X);
+        gather(k, r0, n, d, col, dh, W, 0, true);
+        gather(q, r0, n, d, col, dh, W, n * dh, false);
+        s.run(n, n, dh);
+        s.runTN(n, n, dh, 0, n * dh, n * dh);
+        scatter(Y, 0, dq, r0, n, d, col, dh);
+        scatter(Y, n * dh, dk, r0, n, d, col, dh);
       }
     }
   }
 
   // static/engine/kernel_bytes.js
-  var KERNEL = "AGFzbQEAAAABFgNgAXsBfWACf38BfWAHf39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMEAwABAgcKAQZsaW5lYXIAAgqoCQMZACAA/R8AIAD9HwGSIAD9HwIgAP0fA5KSCxgAIAAEfSAAIAFBAnRqKgIABUMAAAAACwvyCAINfwt7IAJBAnQhCiAEQQJ0IQsCQANAIAdBAWogAU8NASAAIAcgCmxqIQwgDCAKaiENIAYgByALbGohDiAOIAtqIQ9BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRf9DAAAAAAAAAAAAAAAAAAAAAAhGP0MAAAAAAAAAAAAAAAAAAAAACEZ/QwAAAAAAAAAAAAAAAAAAAAAIRr9DAAAAAAAAAAAAAAAAAAAAAAhG/0MAAAAAAAAAAAAAAAAAAAAACEc/QwAAAAAAAAAAAAAAAAAAAAAIR39DAAAAAAAAAAAAAAAAAAAAAAhHkEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEUIA0gCWr9AAQAIRUgECAJav0ABAAhFiAXIBQgFv3mAf3kASEXIBsgFSAW/eYB/eQBIRsgESAJav0ABAAhFiAYIBQgFv3mAf3kASEYIBwgFSAW/eYB/eQBIRwgEiAJav0ABAAhFiAZIBQgFv3mAf3kASEZIB0gFSAW/eYB/eQBIR0gEyAJav0ABAAhFiAaIBQgFv3mAf3kASEaIB4gFSAW/eYB/eQBIR4gCUEQaiEJDAALCyAOIAhBAGpBAnRqIBcQACAFIAhBAGoQAZI4AgAgDiAIQQFqQQJ0aiAYEAAgBSAIQQFqEAGSOAIAIA4gCEECakECdGogGRAAIAUgCEECahABkjgCACAOIAhBA2pBAnRqIBoQACAFIAhBA2oQAZI4AgAgDyAIQQBqQQJ0aiAbEAAgBSAIQQBqEAGSOAIAIA8gCEEBakECdGogHBAAIAUgCEEBahABkjgCACAPIAhBAmpBAnRqIB0QACAFIAhBAmoQAZI4AgAgDyAIQQNqQQJ0aiAeEAAgBSAIQQNqEAGSOAIAIAhBBGohCAwACwsgB0ECaiEHDAALCyAHIAFJBEAgACAHIApsaiEMIAYgByALbGohDkEAIQgCQANAIAggBE8NASADIAggCmxqIRAgECAKaiERIBEgCmohEiASIApqIRP9DAAAAAAAAAAAAAAAAAAAAAAhF/0MAAAAAAAAAAAAAAAAAAAAACEY/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGkEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEUIBAgCWr9AAQAIRYgFyAUIBb95gH95AEhFyARIAlq/QAEACEWIBggFCAW/eYB/eQBIRggEiAJav0ABAAhFiAZIBQgFv3mAf3kASEZIBMgCWr9AAQAIRYgGiAUIBb95gH95AEhGiAJQRBqIQkMAAsLIA4gCEEAakECdGogFxAAIAUgCEEAahABkjgCACAOIAhBAWpBAnRqIBgQACAFIAhBAWoQAZI4AgAgDiAIQQJqQQJ0aiAZEAAgBSAIQQJqEAGSOAIAIA4gCEEDakECdGogGhAAIAUgCEEDahABkjgCACAIQQRqIQgMAAsLCws=";
+  var KERNEL = "AGFzbQEAAAABFAJgB39/f39/f38AYAZ/f39/f38AAg8BA2VudgZtZW1vcnkCAAEDAwIAAQcWAgZsaW5lYXIAAAlsaW5lYXJfdG4AAQrIEgLiCgINfw17IAJBAnQhCiAEQQJ0IQsCQANAIAdBAWogAU8NASAAIAcgCmxqIQwgDCAKaiENIAYgByALbGohDiAOIAtqIQ9BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhHf0MAAAAAAAAAAAAAAAAAAAAACEe/QwAAAAAAAAAAAAAAAAAAAAAIR/9DAAAAAAAAAAAAAAAAAAAAAAhIEEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEWIA0gCWr9AAQAIRcgECAJav0ABAAhGCAZIBYgGP3mAf3kASEZIB0gFyAY/eYB/eQBIR0gESAJav0ABAAhGCAaIBYgGP3mAf3kASEaIB4gFyAY/eYB/eQBIR4gEiAJav0ABAAhGCAbIBYgGP3mAf3kASEbIB8gFyAY/eYB/eQBIR8gEyAJav0ABAAhGCAcIBYgGP3mAf3kASEcICAgFyAY/eYB/eQBISAgCUEQaiEJDAALCyAOIAhBAnRqIBkgGv0NAAECAxAREhMICQoLGBkaGyAZIBr9DQQFBgcUFRYXDA0ODxwdHh/95AEiFCAbIBz9DQABAgMQERITCAkKCxgZGhsgGyAc/Q0EBQYHFBUWFwwNDg8cHR4f/eQBIhX9DQABAgMEBQYHEBESExQVFhcgFCAV/Q0ICQoLDA0ODxgZGhscHR4f/eQBIAUEeyAFIAhBAnRq/QAEAAX9DAAAAAAAAAAAAAAAAAAAAAAL/eQB/QsEACAPIAhBAnRqIB0gHv0NAAECAxAREhMICQoLGBkaGyAdIB79DQQFBgcUFRYXDA0ODxwdHh/95AEiFCAfICD9DQABAgMQERITCAkKCxgZGhsgHyAg/Q0EBQYHFBUWFwwNDg8cHR4f/eQBIhX9DQABAgMEBQYHEBESExQVFhcgFCAV/Q0ICQoLDA0ODxgZGhscHR4f/eQBIAUEeyAFIAhBAnRq/QAEAAX9DAAAAAAAAAAAAAAAAAAAAAAL/eQB/QsEACAIQQRqIQgMAAsLIAdBAmohBwwACwsgByABSQRAIAAgByAKbGohDCAGIAcgC2xqIQ5BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRxBACEJAkADQCAJIApPDQEgDCAJav0ABAAhFiAQIAlq/QAEACEYIBkgFiAY/eYB/eQBIRkgESAJav0ABAAhGCAaIBYgGP3mAf3kASEaIBIgCWr9AAQAIRggGyAWIBj95gH95AEhGyATIAlq/QAEACEYIBwgFiAY/eYB/eQBIRwgCUEQaiEJDAALCyAOIAhBAnRqIBkgGv0NAAECAxAREhMICQoLGBkaGyAZIBr9DQQFBgcUFRYXDA0ODxwdHh/95AEiFCAbIBz9DQABAgMQERITCAkKCxgZGhsgGyAc/Q0EBQYHFBUWFwwNDg8cHR4f/eQBIhX9DQABAgMEBQYHEBESExQVFhcgFCAV/Q0ICQoLDA0ODxgZGhscHR4f/eQBIAUEeyAFIAhBAnRq/QAEAAX9DAAAAAAAAAAAAAAAAAAAAAAL/eQB/QsEACAIQQRqIQgMAAsLCwvhBwIHfwt7IAJBAnQhCSAEQQJ0IQoCQANAIAYgAk8NAUEAIQcCQANAIAdBCGogBEsNAf0MAAAAAAAAAAAAAAAAAAAAACEQ/QwAAAAAAAAAAAAAAAAAAAAAIRH9DAAAAAAAAAAAAAAAAAAAAAAhEv0MAAAAAAAAAAAAAAAAAAAAACET/QwAAAAAAAAAAAAAAAAAAAAAIRT9DAAAAAAAAAAAAAAAAAAAAAAhFf0MAAAAAAAAAAAAAAAAAAAAACEW/QwAAAAAAAAAAAAAAAAAAAAAIRcgACAGQQJ0aiELIAMgB0ECdGohDEEAIQgCQANAIAggAU8NASAM/QAEACEOIAz9AAQQIQ8gCyoCAP0TIQ0gECANIA795gH95AEhECARIA0gD/3mAf3kASERIAsqAgT9EyENIBIgDSAO/eYB/eQBIRIgEyANIA/95gH95AEhEyALKgII/RMhDSAUIA0gDv3mAf3kASEUIBUgDSAP/eYB/eQBIRUgCyoCDP0TIQ0gFiANIA795gH95AEhFiAXIA0gD/3mAf3kASEXIAsgCWohCyAMIApqIQwgCEEBaiEIDAALCyAFIAZBAGogCmwgB0ECdGpqIBD9CwQAIAUgBkEAaiAKbCAHQQJ0amogEf0LBBAgBSAGQQFqIApsIAdBAnRqaiAS/QsEACAFIAZBAWogCmwgB0ECdGpqIBP9CwQQIAUgBkECaiAKbCAHQQJ0amogFP0LBAAgBSAGQQJqIApsIAdBAnRqaiAV/QsEECAFIAZBA2ogCmwgB0ECdGpqIBb9CwQAIAUgBkEDaiAKbCAHQQJ0amogF/0LBBAgB0EIaiEHDAALCwJAA0AgByAETw0B/QwAAAAAAAAAAAAAAAAAAAAAIRD9DAAAAAAAAAAAAAAAAAAAAAAhEv0MAAAAAAAAAAAAAAAAAAAAACEU/QwAAAAAAAAAAAAAAAAAAAAAIRYgACAGQQJ0aiELIAMgB0ECdGohDEEAIQgCQANAIAggAU8NASAM/QAEACEOIAsqAgD9EyENIBAgDSAO/eYB/eQBIRAgCyoCBP0TIQ0gEiANIA795gH95AEhEiALKgII/RMhDSAUIA0gDv3mAf3kASEUIAsqAgz9EyENIBYgDSAO/eYB/eQBIRYgCyAJaiELIAwgCmohDCAIQQFqIQgMAAsLIAUgBkEAaiAKbCAHQQJ0amogEP0LBAAgBSAGQQFqIApsIAdBAnRqaiAS/QsEACAFIAZBAmogCmwgB0ECdGpqIBT9CwQAIAUgBkEDaiAKbCAHQQJ0amogFv0LBAAgB0EEaiEHDAALCyAGQQRqIQYMAAsLCw==";
 
   // static/engine/kernel.js
   var kernelModule;
@@ -141,13 +150,14 @@
   }
   function arena(floats, simd) {
     const mod = simd && kernel();
-    if (!mod) return { linear: null, take: (count) => new Float32Array(count) };
+    if (!mod) return { linear: null, linearTN: null, take: (count) => new Float32Array(count) };
     const pages = Math.ceil(((floats + 4 * 64) * 4 + 16) / 65536);
     const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-    const { linear: linear2 } = new WebAssembly.Instance(mod, { env: { memory } }).exports;
+    const { linear: linear2, linear_tn: linearTN } = new WebAssembly.Instance(mod, { env: { memory } }).exports;
     let at = 16;
     return {
       linear: linear2,
+      linearTN,
       take(count) {
         const view = new Float32Array(memory.buffer, at, count);
         at += Math.ceil(count * 4 / 16) * 16;
@@ -242,54 +252,70 @@
 
   // static/lab/linalg.js
   var LN_EPS = 1e-5;
-  function makeScratch(rows, widest, simd = true) {
-    const mm = makeMatmul(Math.max(rows, widest) * widest, widest, simd);
-    return {
-      a: new Float64Array(rows * widest),
-      b: new Float64Array(rows * widest),
-      c: new Float64Array(rows * widest),
-      w: new Float64Array(widest * widest),
-      mm,
-      simd: mm !== linear
-    };
+  function makeScratch(rows, widest, simd = true, attnFloats = 0) {
+    return makeMatmul(Math.max(Math.max(rows, widest) * widest, attnFloats), widest, simd);
   }
   function makeMatmul(floats, widest, simd) {
     const mem = simd ? arena(3 * floats + widest, true) : { linear: null };
-    if (!mem.linear) return linear;
-    const X = mem.take(floats), W = mem.take(floats), Y = mem.take(floats), B = mem.take(widest);
-    return (x, n, dIn, w, dOut, b, y) => {
+    const kernel2 = mem.linear, kernelTN = mem.linearTN, take = kernel2 ? (count) => mem.take(count) : (count) => new Float64Array(count);
+    const X = take(floats), W = take(floats), Y = take(floats), B = take(widest);
+    const run = (n, dIn, dOut, bias = false, xo = 0, wo = 0, yo = 0) => {
+      if (kernel2 && dIn % 4 === 0 && dOut % 4 === 0) {
+        const b = bias ? B.byteOffset : 0;
+        kernel2(X.byteOffset + 4 * xo, n, dIn, W.byteOffset + 4 * wo, dOut, b, Y.byteOffset + 4 * yo);
+      } else {
+        const at = (a, o) => o ? a.subarray(o) : a;
+        linear(at(X, xo), n, dIn, at(W, wo), dOut, bias ? B : null, at(Y, yo));
+      }
+    };
+    const runTN = (n, m, p, xo = 0, wo = 0, yo = 0) => {
+      if (kernelTN && m % 4 === 0 && p % 4 === 0) {
+        kernelTN(X.byteOffset + 4 * xo, n, m, W.byteOffset + 4 * wo, p, Y.byteOffset + 4 * yo);
+        return;
+      }
+      Y.fill(0, yo, yo + m * p);
+      for (let i = 0; i < n; i++) {
+        const wi = wo + i * p;
+        for (let j = 0; j < m; j++) {
+          const a = X[xo + i * m + j], yj = yo + j * p;
+          for (let o = 0; o < p; o++) Y[yj + o] += a * W[wi + o];
+        }
+      }
+    };
+    const mm = (x, n, dIn, w, dOut, b, y) => {
       const fits = n * dIn <= floats && dOut * dIn <= floats && n * dOut <= floats;
-      if (dIn % 4 || dOut % 4 || !fits) return linear(x, n, dIn, w, dOut, b, y);
+      if (!fits) return linear(x, n, dIn, w, dOut, b, y);
       X.set(x.subarray(0, n * dIn));
       W.set(w.subarray(0, dOut * dIn));
       if (b) B.set(b.subarray(0, dOut));
-      mem.linear(X.byteOffset, n, dIn, W.byteOffset, dOut, b ? B.byteOffset : 0, Y.byteOffset);
+      run(n, dIn, dOut, !!b);
       y.set(Y.subarray(0, n * dOut));
       return y;
     };
+    return { X, W, Y, B, run, runTN, mm, floats, simd: !!kernel2 };
   }
-  function transpose(a, rows, cols, out) {
+  function transpose(a, rows, cols, out, at = 0) {
     for (let i = 0; i < rows; i++) {
       const o = i * cols;
-      for (let j = 0; j < cols; j++) out[j * rows + i] = a[o + j];
+      for (let j = 0; j < cols; j++) out[at + j * rows + i] = a[o + j];
     }
     return out;
   }
   function linearBackward(x, dy, n, dIn, W, dOut, g, s) {
-    const dyT = transpose(dy, n, dOut, s.a);
-    s.mm(dyT, dOut, n, transpose(x, n, dIn, s.b), dIn, null, g.dW);
+    s.X.set(dy.subarray(0, n * dOut));
+    s.W.set(x.subarray(0, n * dIn));
+    s.runTN(n, dOut, dIn);
+    g.dW.set(s.Y.subarray(0, dOut * dIn));
     if (g.db) {
       g.db.fill(0);
       for (let i = 0; i < n; i++) for (let o = 0; o < dOut; o++) g.db[o] += dy[i * dOut + o];
     }
     if (!g.dx) return;
-    const WT = transpose(W, dOut, dIn, s.w);
-    if (!g.add) {
-      s.mm(dy, n, dOut, WT, dIn, null, g.dx);
-      return;
-    }
-    s.mm(dy, n, dOut, WT, dIn, null, s.c);
-    for (let i = 0; i < n * dIn; i++) g.dx[i] += s.c[i];
+    transpose(W, dOut, dIn, s.W);
+    s.run(n, dOut, dIn);
+    const Y = s.Y, dx = g.dx;
+    if (!g.add) dx.set(Y.subarray(0, n * dIn));
+    else for (let i = 0; i < n * dIn; i++) dx[i] += Y[i];
   }
   function layerNormForward(x, n, d, w, b, y, xhat, rstd) {
     for (let i = 0; i < n; i++) {
@@ -430,7 +456,7 @@
       { dW: grads[p + "W_O.weight"], dx: G.dz },
       s
     );
-    attendBackward(tape.dims, s.mm, tape.attn, L.q, L.k, L.v, L.P, G.dz, G.dq, G.dk, G.dv);
+    attendBackward(tape.dims, s, tape.attn, L.q, L.k, L.v, L.P, G.dz, G.dq, G.dk, G.dv);
     if (tape.tables.rotary) {
       rotate(G.dq, R, tape.n, d, c.d_head, tape.tables.rotary, -1);
       rotate(G.dk, R, tape.n, d, c.d_head, tape.tables.rotary, -1);
@@ -509,14 +535,22 @@
   function forwardBlock(params, c, tape, l, xOut) {
     const L = tape.layers[l], p = `blocks.${l}.`, W = (name) => params[p + name], d = c.d_model, R = tape.rows, mm = tape.scratch.mm;
     const h = norm(params, c, p + "ln1", L.x, R, L.h, L.xhat, L.rstd);
-    mm(h, R, d, W("attn.W_Q.weight"), d, null, L.q);
-    mm(h, R, d, W("attn.W_K.weight"), d, null, L.k);
-    mm(h, R, d, W("attn.W_V.weight"), d, null, L.v);
+    const s = tape.scratch;
+    s.X.set(h.subarray(0, R * d));
+    for (const [name, y] of [
+      ["attn.W_Q.weight", L.q],
+      ["attn.W_K.weight", L.k],
+      ["attn.W_V.weight", L.v]
+    ]) {
+      s.W.set(W(name));
+      s.run(R, d, d);
+      y.set(s.Y.subarray(0, R * d));
+    }
     if (tape.tables.rotary) {
       rotate(L.q, R, tape.n, d, c.d_head, tape.tables.rotary);
       rotate(L.k, R, tape.n, d, c.d_head, tape.tables.rotary);
     }
-    attendForward(tape.dims, mm, tape.attn, L.q, L.k, L.v, L.P, L.z);
+    attendForward(tape.dims, tape.scratch, tape.attn, L.q, L.k, L.v, L.P, L.z);
     const out = tape.grad.dh;
     mm(L.z, R, d, W("attn.W_O.weight"), d, null, out);
     for (let i = 0; i < R * d; i++) L.mid[i] = L.x[i] + out[i];
@@ -810,8 +844,13 @@
         dg: c.mlp ? F64(rows * c.d_ff) : null,
         dlogits: F64(rows * V)
       },
-      scratch: makeScratch(rows, Math.max(d, c.mlp ? c.d_ff : d, V), simd),
-      attn: makeAttentionScratch(n, c.d_head),
+      scratch: makeScratch(
+        rows,
+        Math.max(d, c.mlp ? c.d_ff : d, V),
+        simd,
+        attentionFloats(n, c.d_head)
+      ),
+      attn: makeAttentionScratch(n),
       tables: t
     };
   }

@@ -31,15 +31,33 @@
     for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
     return out;
   }
-  function layout(p, width) {
+  function layout(p, width, opts = {}) {
+    const maxPanel = opts.maxPanel || MAX_PANEL;
+    const [least, most] = opts.font || [9, 13];
     const fit = (left, bottom) => {
       const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
-      const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
-      return { left, bottom, size };
+      let size = Math.min(maxPanel, across);
+      if (opts.height) {
+        const room = opts.height - MARGIN.top - bottom - 4 - MARGIN.gap * (p.layers - 1);
+        size = Math.min(size, room / p.layers);
+      }
+      return { left, bottom, size: Math.max(8, Math.floor(size)) };
     };
+    const fontFor = (g2) => Math.max(least, Math.min(most, Math.floor(g2.size / p.n * 0.9)));
     let g = fit(MARGIN.tokensLeft, MARGIN.tokensBottom);
-    g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+    if (opts.thin) {
+      const grow = fontFor(g) / 13;
+      g = fit(Math.round(MARGIN.tokensLeft * grow), Math.round(MARGIN.tokensBottom * grow));
+      g.tokens = g.size >= 4 * least;
+    } else {
+      g.tokens = g.size / p.n >= MIN_LABELLED_CELL;
+    }
     if (!g.tokens) g = { ...fit(0, 0), tokens: false };
+    const cell = g.size / p.n;
+    g.font = fontFor(g);
+    g.every = opts.thin ? Math.max(1, Math.ceil(g.font * 1.15 / cell)) : 1;
+    g.everyKey = opts.thin ? Math.max(1, Math.ceil(g.font * 1.15 / (cell * 0.866))) : 1;
+    g.nameFont = opts.font ? Math.max(11, least) : 11;
     g.top = MARGIN.top;
     g.height = g.top + p.layers * g.size + MARGIN.gap * (p.layers - 1) + g.bottom + 4;
     g.x = (h) => g.left + h * (g.size + MARGIN.gap);
@@ -48,16 +66,16 @@
   }
   function drawTokens(ctx, p, g) {
     const n = p.n, cell = g.size / n;
-    ctx.font = Math.max(9, Math.min(13, Math.floor(cell * 0.9))) + "px " + FONT;
+    ctx.font = g.font + "px " + FONT;
     ctx.textAlign = "right";
     for (let l = 0; l < p.layers; l++) {
-      for (let q = 0; q < n; q++) {
+      for (let q = 0; q < n; q += g.every) {
         ctx.fillText(p.tokens[q], g.left - 4, g.y(l) + (q + 0.5) * cell, g.left - 6);
       }
     }
     const bottom = g.y(p.layers - 1) + g.size + 4;
     for (let h = 0; h < p.heads; h++) {
-      for (let k = 0; k < n; k++) {
+      for (let k = 0; k < n; k += g.everyKey) {
         ctx.save();
         ctx.translate(g.x(h) + (k + 0.5) * cell, bottom);
         ctx.rotate(-Math.PI / 3);
@@ -68,7 +86,7 @@
   }
   function drawNames(ctx, p, g, colours) {
     ctx.fillStyle = colours.font;
-    ctx.font = "11px " + FONT;
+    ctx.font = (g.nameFont || 11) + "px " + FONT;
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
     const [l0, h0] = p.at || [0, 0];
@@ -160,8 +178,9 @@
     return c ? c[SHOWN] : void 0;
   }
   var Grid = class {
-    constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null } = {}) {
+    constructor(element, { data = null, colors = null, onOpen = null, noAnswer = null, sizing = null } = {}) {
       this.element = element;
+      this.sizing = sizing;
       this.data = data;
       this.colors = colors;
       this.onOpen = onOpen || (() => {
@@ -224,7 +243,7 @@
       const p = this.shown, canvas = this.canvas;
       if (!p || !p.ok) return;
       const width = Math.max(200, this.element.clientWidth || 600), colours = this.coloursOf(p);
-      const g = layout(p, width), n = p.n, dpr = globalThis.devicePixelRatio || 1;
+      const g = layout(p, width, this.sizing && this.sizing(p) || void 0), n = p.n, dpr = globalThis.devicePixelRatio || 1;
       canvas.style.width = width + "px";
       canvas.style.height = g.height + "px";
       canvas.width = Math.round(width * dpr);
@@ -272,7 +291,15 @@
         cells: this.cells,
         selected: p.selected,
         off: offHeads,
-        geom: { left: g.left, top: g.top, size: g.size, gap: MARGIN.gap }
+        geom: {
+          left: g.left,
+          top: g.top,
+          size: g.size,
+          gap: MARGIN.gap,
+          font: g.tokens ? g.font : 0,
+          every: g.every,
+          everyKey: g.everyKey
+        }
       };
     }
     // (layer, head, query, key) under a point of the canvas (css px), or null.

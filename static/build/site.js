@@ -312,7 +312,7 @@
   }
 
   // static/engine/kernel_bytes.js
-  var KERNEL = "AGFzbQEAAAABFgNgAXsBfWACf38BfWAHf39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMEAwABAgcKAQZsaW5lYXIAAgqoCQMZACAA/R8AIAD9HwGSIAD9HwIgAP0fA5KSCxgAIAAEfSAAIAFBAnRqKgIABUMAAAAACwvyCAINfwt7IAJBAnQhCiAEQQJ0IQsCQANAIAdBAWogAU8NASAAIAcgCmxqIQwgDCAKaiENIAYgByALbGohDiAOIAtqIQ9BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRf9DAAAAAAAAAAAAAAAAAAAAAAhGP0MAAAAAAAAAAAAAAAAAAAAACEZ/QwAAAAAAAAAAAAAAAAAAAAAIRr9DAAAAAAAAAAAAAAAAAAAAAAhG/0MAAAAAAAAAAAAAAAAAAAAACEc/QwAAAAAAAAAAAAAAAAAAAAAIR39DAAAAAAAAAAAAAAAAAAAAAAhHkEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEUIA0gCWr9AAQAIRUgECAJav0ABAAhFiAXIBQgFv3mAf3kASEXIBsgFSAW/eYB/eQBIRsgESAJav0ABAAhFiAYIBQgFv3mAf3kASEYIBwgFSAW/eYB/eQBIRwgEiAJav0ABAAhFiAZIBQgFv3mAf3kASEZIB0gFSAW/eYB/eQBIR0gEyAJav0ABAAhFiAaIBQgFv3mAf3kASEaIB4gFSAW/eYB/eQBIR4gCUEQaiEJDAALCyAOIAhBAGpBAnRqIBcQACAFIAhBAGoQAZI4AgAgDiAIQQFqQQJ0aiAYEAAgBSAIQQFqEAGSOAIAIA4gCEECakECdGogGRAAIAUgCEECahABkjgCACAOIAhBA2pBAnRqIBoQACAFIAhBA2oQAZI4AgAgDyAIQQBqQQJ0aiAbEAAgBSAIQQBqEAGSOAIAIA8gCEEBakECdGogHBAAIAUgCEEBahABkjgCACAPIAhBAmpBAnRqIB0QACAFIAhBAmoQAZI4AgAgDyAIQQNqQQJ0aiAeEAAgBSAIQQNqEAGSOAIAIAhBBGohCAwACwsgB0ECaiEHDAALCyAHIAFJBEAgACAHIApsaiEMIAYgByALbGohDkEAIQgCQANAIAggBE8NASADIAggCmxqIRAgECAKaiERIBEgCmohEiASIApqIRP9DAAAAAAAAAAAAAAAAAAAAAAhF/0MAAAAAAAAAAAAAAAAAAAAACEY/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGkEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEUIBAgCWr9AAQAIRYgFyAUIBb95gH95AEhFyARIAlq/QAEACEWIBggFCAW/eYB/eQBIRggEiAJav0ABAAhFiAZIBQgFv3mAf3kASEZIBMgCWr9AAQAIRYgGiAUIBb95gH95AEhGiAJQRBqIQkMAAsLIA4gCEEAakECdGogFxAAIAUgCEEAahABkjgCACAOIAhBAWpBAnRqIBgQACAFIAhBAWoQAZI4AgAgDiAIQQJqQQJ0aiAZEAAgBSAIQQJqEAGSOAIAIA4gCEEDakECdGogGhAAIAUgCEEDahABkjgCACAIQQRqIQgMAAsLCws=";
+  var KERNEL = "AGFzbQEAAAABFAJgB39/f39/f38AYAZ/f39/f38AAg8BA2VudgZtZW1vcnkCAAEDAwIAAQcWAgZsaW5lYXIAAAlsaW5lYXJfdG4AAQrIEgLiCgINfw17IAJBAnQhCiAEQQJ0IQsCQANAIAdBAWogAU8NASAAIAcgCmxqIQwgDCAKaiENIAYgByALbGohDiAOIAtqIQ9BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRz9DAAAAAAAAAAAAAAAAAAAAAAhHf0MAAAAAAAAAAAAAAAAAAAAACEe/QwAAAAAAAAAAAAAAAAAAAAAIR/9DAAAAAAAAAAAAAAAAAAAAAAhIEEAIQkCQANAIAkgCk8NASAMIAlq/QAEACEWIA0gCWr9AAQAIRcgECAJav0ABAAhGCAZIBYgGP3mAf3kASEZIB0gFyAY/eYB/eQBIR0gESAJav0ABAAhGCAaIBYgGP3mAf3kASEaIB4gFyAY/eYB/eQBIR4gEiAJav0ABAAhGCAbIBYgGP3mAf3kASEbIB8gFyAY/eYB/eQBIR8gEyAJav0ABAAhGCAcIBYgGP3mAf3kASEcICAgFyAY/eYB/eQBISAgCUEQaiEJDAALCyAOIAhBAnRqIBkgGv0NAAECAxAREhMICQoLGBkaGyAZIBr9DQQFBgcUFRYXDA0ODxwdHh/95AEiFCAbIBz9DQABAgMQERITCAkKCxgZGhsgGyAc/Q0EBQYHFBUWFwwNDg8cHR4f/eQBIhX9DQABAgMEBQYHEBESExQVFhcgFCAV/Q0ICQoLDA0ODxgZGhscHR4f/eQBIAUEeyAFIAhBAnRq/QAEAAX9DAAAAAAAAAAAAAAAAAAAAAAL/eQB/QsEACAPIAhBAnRqIB0gHv0NAAECAxAREhMICQoLGBkaGyAdIB79DQQFBgcUFRYXDA0ODxwdHh/95AEiFCAfICD9DQABAgMQERITCAkKCxgZGhsgHyAg/Q0EBQYHFBUWFwwNDg8cHR4f/eQBIhX9DQABAgMEBQYHEBESExQVFhcgFCAV/Q0ICQoLDA0ODxgZGhscHR4f/eQBIAUEeyAFIAhBAnRq/QAEAAX9DAAAAAAAAAAAAAAAAAAAAAAL/eQB/QsEACAIQQRqIQgMAAsLIAdBAmohBwwACwsgByABSQRAIAAgByAKbGohDCAGIAcgC2xqIQ5BACEIAkADQCAIIARPDQEgAyAIIApsaiEQIBAgCmohESARIApqIRIgEiAKaiET/QwAAAAAAAAAAAAAAAAAAAAAIRn9DAAAAAAAAAAAAAAAAAAAAAAhGv0MAAAAAAAAAAAAAAAAAAAAACEb/QwAAAAAAAAAAAAAAAAAAAAAIRxBACEJAkADQCAJIApPDQEgDCAJav0ABAAhFiAQIAlq/QAEACEYIBkgFiAY/eYB/eQBIRkgESAJav0ABAAhGCAaIBYgGP3mAf3kASEaIBIgCWr9AAQAIRggGyAWIBj95gH95AEhGyATIAlq/QAEACEYIBwgFiAY/eYB/eQBIRwgCUEQaiEJDAALCyAOIAhBAnRqIBkgGv0NAAECAxAREhMICQoLGBkaGyAZIBr9DQQFBgcUFRYXDA0ODxwdHh/95AEiFCAbIBz9DQABAgMQERITCAkKCxgZGhsgGyAc/Q0EBQYHFBUWFwwNDg8cHR4f/eQBIhX9DQABAgMEBQYHEBESExQVFhcgFCAV/Q0ICQoLDA0ODxgZGhscHR4f/eQBIAUEeyAFIAhBAnRq/QAEAAX9DAAAAAAAAAAAAAAAAAAAAAAL/eQB/QsEACAIQQRqIQgMAAsLCwvhBwIHfwt7IAJBAnQhCSAEQQJ0IQoCQANAIAYgAk8NAUEAIQcCQANAIAdBCGogBEsNAf0MAAAAAAAAAAAAAAAAAAAAACEQ/QwAAAAAAAAAAAAAAAAAAAAAIRH9DAAAAAAAAAAAAAAAAAAAAAAhEv0MAAAAAAAAAAAAAAAAAAAAACET/QwAAAAAAAAAAAAAAAAAAAAAIRT9DAAAAAAAAAAAAAAAAAAAAAAhFf0MAAAAAAAAAAAAAAAAAAAAACEW/QwAAAAAAAAAAAAAAAAAAAAAIRcgACAGQQJ0aiELIAMgB0ECdGohDEEAIQgCQANAIAggAU8NASAM/QAEACEOIAz9AAQQIQ8gCyoCAP0TIQ0gECANIA795gH95AEhECARIA0gD/3mAf3kASERIAsqAgT9EyENIBIgDSAO/eYB/eQBIRIgEyANIA/95gH95AEhEyALKgII/RMhDSAUIA0gDv3mAf3kASEUIBUgDSAP/eYB/eQBIRUgCyoCDP0TIQ0gFiANIA795gH95AEhFiAXIA0gD/3mAf3kASEXIAsgCWohCyAMIApqIQwgCEEBaiEIDAALCyAFIAZBAGogCmwgB0ECdGpqIBD9CwQAIAUgBkEAaiAKbCAHQQJ0amogEf0LBBAgBSAGQQFqIApsIAdBAnRqaiAS/QsEACAFIAZBAWogCmwgB0ECdGpqIBP9CwQQIAUgBkECaiAKbCAHQQJ0amogFP0LBAAgBSAGQQJqIApsIAdBAnRqaiAV/QsEECAFIAZBA2ogCmwgB0ECdGpqIBb9CwQAIAUgBkEDaiAKbCAHQQJ0amogF/0LBBAgB0EIaiEHDAALCwJAA0AgByAETw0B/QwAAAAAAAAAAAAAAAAAAAAAIRD9DAAAAAAAAAAAAAAAAAAAAAAhEv0MAAAAAAAAAAAAAAAAAAAAACEU/QwAAAAAAAAAAAAAAAAAAAAAIRYgACAGQQJ0aiELIAMgB0ECdGohDEEAIQgCQANAIAggAU8NASAM/QAEACEOIAsqAgD9EyENIBAgDSAO/eYB/eQBIRAgCyoCBP0TIQ0gEiANIA795gH95AEhEiALKgII/RMhDSAUIA0gDv3mAf3kASEUIAsqAgz9EyENIBYgDSAO/eYB/eQBIRYgCyAJaiELIAwgCmohDCAIQQFqIQgMAAsLIAUgBkEAaiAKbCAHQQJ0amogEP0LBAAgBSAGQQFqIApsIAdBAnRqaiAS/QsEACAFIAZBAmogCmwgB0ECdGpqIBT9CwQAIAUgBkEDaiAKbCAHQQJ0amogFv0LBAAgB0EEaiEHDAALCyAGQQRqIQYMAAsLCw==";
 
   // static/engine/kernel.js
   var kernelModule;
@@ -329,13 +329,14 @@
   }
   function arena(floats, simd) {
     const mod = simd && kernel();
-    if (!mod) return { linear: null, take: (count) => new Float32Array(count) };
+    if (!mod) return { linear: null, linearTN: null, take: (count) => new Float32Array(count) };
     const pages = Math.ceil(((floats + 4 * 64) * 4 + 16) / 65536);
     const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-    const { linear: linear2 } = new WebAssembly.Instance(mod, { env: { memory } }).exports;
+    const { linear: linear2, linear_tn: linearTN } = new WebAssembly.Instance(mod, { env: { memory } }).exports;
     let at = 16;
     return {
       linear: linear2,
+      linearTN,
       take(count) {
         const view = new Float32Array(memory.buffer, at, count);
         at += Math.ceil(count * 4 / 16) * 16;
@@ -462,9 +463,9 @@
   }
   function attendHead(q, k, v, d, n, col, dh, causal, scale, bias, row, patterns, po, z) {
     for (let i = 0; i < n; i++) {
-      const qi = i * d + col, last = causal ? i : n - 1, pi = po + i * n;
+      const qi = i * d + col, last2 = causal ? i : n - 1, pi = po + i * n;
       let max = -Infinity;
-      for (let j = 0; j <= last; j++) {
+      for (let j = 0; j <= last2; j++) {
         const kj = j * d + col;
         let s = 0;
         for (let e = 0; e < dh; e++) s += q[qi + e] * k[kj + e];
@@ -474,14 +475,14 @@
         if (s > max) max = s;
       }
       let sum = 0;
-      for (let j = 0; j <= last; j++) {
+      for (let j = 0; j <= last2; j++) {
         const e = Math.exp(row[j] - max);
         row[j] = e;
         sum += e;
       }
-      for (let j = 0; j <= last; j++) patterns[pi + j] = row[j] / sum;
+      for (let j = 0; j <= last2; j++) patterns[pi + j] = row[j] / sum;
       if (z === null) continue;
-      for (let j = 0; j <= last; j++) {
+      for (let j = 0; j <= last2; j++) {
         const w = patterns[pi + j], vj = j * d + col;
         for (let e = 0; e < dh; e++) z[qi + e] += w * v[vj + e];
       }
@@ -1178,7 +1179,7 @@
   }
   function texts(model, r, layer, head) {
     const c = model.config, nh = c.n_heads, dh = c.d_model / nh, [c0, c1] = [head * dh, (head + 1) * dh - 1];
-    const proj = (big) => `${big} = X · W_${big}ᵀ (one wide projection, ${c.d_model} columns, split into ${nh} heads of ${dh}); head ${head} keeps columns ${c0}–${c1}`;
+    const proj = (big2) => `${big2} = X · W_${big2}ᵀ (one wide projection, ${c.d_model} columns, split into ${nh} heads of ${dh}); head ${head} keeps columns ${c0}–${c1}`;
     const turned = (role) => `each pair of dimensions (2i, 2i+1) of ${role} turned by position × θᵢ`;
     const qk = model.invFreq ? "rotated q · rotated kᵀ" : "Q · Kᵀ";
     const side2 = nh === 1 ? "the one head's Z" : `all ${nh} heads' Z side by side`;
@@ -2188,15 +2189,33 @@
     for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
     return out;
   }
-  function layout(p, width) {
+  function layout(p, width, opts = {}) {
+    const maxPanel = opts.maxPanel || MAX_PANEL;
+    const [least, most] = opts.font || [9, 13];
     const fit = (left, bottom) => {
       const across = (width - left - MARGIN.right - MARGIN.gap * (p.heads - 1)) / p.heads;
-      const size = Math.max(8, Math.floor(Math.min(MAX_PANEL, across)));
-      return { left, bottom, size };
+      let size = Math.min(maxPanel, across);
+      if (opts.height) {
+        const room = opts.height - MARGIN.top - bottom - 4 - MARGIN.gap * (p.layers - 1);
+        size = Math.min(size, room / p.layers);
+      }
+      return { left, bottom, size: Math.max(8, Math.floor(size)) };
     };
+    const fontFor = (g3) => Math.max(least, Math.min(most, Math.floor(g3.size / p.n * 0.9)));
     let g2 = fit(MARGIN.tokensLeft, MARGIN.tokensBottom);
-    g2.tokens = g2.size / p.n >= MIN_LABELLED_CELL;
+    if (opts.thin) {
+      const grow = fontFor(g2) / 13;
+      g2 = fit(Math.round(MARGIN.tokensLeft * grow), Math.round(MARGIN.tokensBottom * grow));
+      g2.tokens = g2.size >= 4 * least;
+    } else {
+      g2.tokens = g2.size / p.n >= MIN_LABELLED_CELL;
+    }
     if (!g2.tokens) g2 = { ...fit(0, 0), tokens: false };
+    const cell2 = g2.size / p.n;
+    g2.font = fontFor(g2);
+    g2.every = opts.thin ? Math.max(1, Math.ceil(g2.font * 1.15 / cell2)) : 1;
+    g2.everyKey = opts.thin ? Math.max(1, Math.ceil(g2.font * 1.15 / (cell2 * 0.866))) : 1;
+    g2.nameFont = opts.font ? Math.max(11, least) : 11;
     g2.top = MARGIN.top;
     g2.height = g2.top + p.layers * g2.size + MARGIN.gap * (p.layers - 1) + g2.bottom + 4;
     g2.x = (h) => g2.left + h * (g2.size + MARGIN.gap);
@@ -2205,16 +2224,16 @@
   }
   function drawTokens(ctx, p, g2) {
     const n = p.n, cell2 = g2.size / n;
-    ctx.font = Math.max(9, Math.min(13, Math.floor(cell2 * 0.9))) + "px " + FONT;
+    ctx.font = g2.font + "px " + FONT;
     ctx.textAlign = "right";
     for (let l = 0; l < p.layers; l++) {
-      for (let q = 0; q < n; q++) {
+      for (let q = 0; q < n; q += g2.every) {
         ctx.fillText(p.tokens[q], g2.left - 4, g2.y(l) + (q + 0.5) * cell2, g2.left - 6);
       }
     }
     const bottom = g2.y(p.layers - 1) + g2.size + 4;
     for (let h = 0; h < p.heads; h++) {
-      for (let k = 0; k < n; k++) {
+      for (let k = 0; k < n; k += g2.everyKey) {
         ctx.save();
         ctx.translate(g2.x(h) + (k + 0.5) * cell2, bottom);
         ctx.rotate(-Math.PI / 3);
@@ -2225,7 +2244,7 @@
   }
   function drawNames(ctx, p, g2, colours) {
     ctx.fillStyle = colours.font;
-    ctx.font = "11px " + FONT;
+    ctx.font = (g2.nameFont || 11) + "px " + FONT;
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
     const [l0, h0] = p.at || [0, 0];
@@ -2317,8 +2336,9 @@
     return c ? c[SHOWN] : void 0;
   }
   var Grid = class {
-    constructor(element, { data = null, colors: colors2 = null, onOpen = null, noAnswer: noAnswer2 = null } = {}) {
+    constructor(element, { data = null, colors: colors2 = null, onOpen = null, noAnswer: noAnswer2 = null, sizing = null } = {}) {
       this.element = element;
+      this.sizing = sizing;
       this.data = data;
       this.colors = colors2;
       this.onOpen = onOpen || (() => {
@@ -2381,7 +2401,7 @@
       const p = this.shown, canvas = this.canvas;
       if (!p || !p.ok) return;
       const width = Math.max(200, this.element.clientWidth || 600), colours = this.coloursOf(p);
-      const g2 = layout(p, width), n = p.n, dpr = globalThis.devicePixelRatio || 1;
+      const g2 = layout(p, width, this.sizing && this.sizing(p) || void 0), n = p.n, dpr = globalThis.devicePixelRatio || 1;
       canvas.style.width = width + "px";
       canvas.style.height = g2.height + "px";
       canvas.width = Math.round(width * dpr);
@@ -2429,7 +2449,15 @@
         cells: this.cells,
         selected: p.selected,
         off: offHeads,
-        geom: { left: g2.left, top: g2.top, size: g2.size, gap: MARGIN.gap }
+        geom: {
+          left: g2.left,
+          top: g2.top,
+          size: g2.size,
+          gap: MARGIN.gap,
+          font: g2.tokens ? g2.font : 0,
+          every: g2.every,
+          everyKey: g2.everyKey
+        }
       };
     }
     // (layer, head, query, key) under a point of the canvas (css px), or null.
@@ -2544,6 +2572,37 @@
   }
   var grid = { mount, request, panel, state };
 
+  // static/projector.js
+  var YES = ["1", "true", "yes", "on"];
+  var NO = ["0", "false", "no", "off"];
+  function projectorMode(onChange = () => {
+  }) {
+    const root = document.documentElement;
+    const asked = (new URLSearchParams(window.location.search).get("projector") || "").toLowerCase();
+    const shortWide = window.innerHeight <= 560 && window.innerWidth >= 760;
+    if (YES.includes(asked) || shortWide && !NO.includes(asked)) {
+      root.classList.add("ae-projector");
+    }
+    const on = () => root.classList.contains("ae-projector");
+    function sync() {
+      document.querySelectorAll(".ae-projector-switch").forEach((b) => {
+        b.setAttribute("aria-pressed", String(on()));
+        b.textContent = on() ? "Normal screen" : "Big screen";
+      });
+    }
+    function set(value) {
+      root.classList.toggle("ae-projector", value);
+      const url = new URL(window.location.href);
+      if (value) url.searchParams.set("projector", "1");
+      else if (shortWide) url.searchParams.set("projector", "0");
+      else url.searchParams.delete("projector");
+      window.history.replaceState(window.history.state, "", url);
+      sync();
+      onChange(value);
+    }
+    return { on, set, sync };
+  }
+
   // static/site/page_config.js
   var CONFIG = JSON.parse(document.getElementById("ae-config").textContent);
   var $ = (id) => document.getElementById(id);
@@ -2564,6 +2623,45 @@
   function warning(message) {
     const m = String(message || "Something went wrong.").replace(/^⚠️\s*/, "");
     return /^(✏️|ℹ️|⏳)/u.test(m) ? m : "⚠️ " + m;
+  }
+
+  // static/site/big_screen.js
+  var WIDE_ENOUGH = 700;
+  var LABEL_FONT = [14, 20];
+  var mode = null;
+  var big = () => !!mode && mode.on() && window.innerWidth >= WIDE_ENOUGH;
+  function largeSizing() {
+    if (!big()) return null;
+    const box2 = $("large"), canvas = box2.querySelector("canvas");
+    const top = canvas && !canvas.hidden ? canvas.getBoundingClientRect().top : box2.getBoundingClientRect().top + 90;
+    const height = Math.max(300, window.innerHeight - (top + window.scrollY) - 8);
+    return { height, maxPanel: 4e3, font: LABEL_FONT, thin: true };
+  }
+  function bringIntoView(id) {
+    const box2 = $(id);
+    if (!box2 || box2.hidden) return;
+    const r = box2.getBoundingClientRect();
+    const off = r.top < 0 || r.top > window.innerHeight - Math.min(r.height, 200);
+    if (off) window.scrollBy({ top: r.top - 8, behavior: "instant" });
+  }
+  function initBigScreen({ redraw, open: open2 }) {
+    const explore2 = () => $("tab-explore").getAttribute("aria-pressed") === "true";
+    mode = projectorMode((on) => {
+      if (on && explore2() && $("large").hidden) open2();
+      redraw();
+    });
+    mode.sync();
+    document.addEventListener("click", (ev) => {
+      const t = ev.target instanceof Element ? ev.target : null;
+      if (t && t.closest(".ae-projector-switch")) mode.set(!mode.on());
+    });
+    let pending = 0;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(redraw);
+    });
+    const step = new URLSearchParams(window.location.search).has("step");
+    if (mode.on() && !step && $("large").hidden) open2();
   }
 
   // static/site/model_fit.js
@@ -2607,8 +2705,8 @@
   var state2 = { layer: 0, head: 0, headsOff: /* @__PURE__ */ new Set(), model: null, payload: null };
   var box = () => $("sentence-box");
   var temp = () => $("temperature");
-  function fill2(select, choices) {
-    for (const c of choices) {
+  function fill2(select, choices2) {
+    for (const c of choices2) {
       const o = document.createElement("option");
       o.value = String(c);
       o.textContent = String(c);
@@ -3052,7 +3150,7 @@
   function make(holder, { engineKnobs: engineKnobs2, record: record2 }) {
     const parts = build2(holder);
     let ranked = { key: null, rank: null };
-    async function update(ctx) {
+    async function update2(ctx) {
       try {
         const k = await engineKnobs2(ctx, { headsOff: ctx.headsOff });
         const text = ctx.knobs.text;
@@ -3071,7 +3169,7 @@
         record2({ ok: false, error: e.message });
       }
     }
-    return { element: parts.element, update };
+    return { element: parts.element, update: update2 };
   }
 
   // static/site/fig_compare.js
@@ -3097,7 +3195,7 @@
       s.pending = oneHead(p, ...p.selected);
       return p;
     }
-    async function update(ctx) {
+    async function update2(ctx) {
       const scaling2 = step() && step().own.scaling || "none";
       try {
         await engineKnobs2(ctx);
@@ -3121,7 +3219,7 @@
         record2({ ok: false, error: e.message });
       }
     }
-    return { element, update };
+    return { element, update: update2 };
   }
 
   // static/site/fig_losses.js
@@ -3135,7 +3233,7 @@
     function row(what, loss) {
       return el("li", {}, what + ": ", el("strong", {}, loss == null ? "–" : loss.toFixed(2)));
     }
-    async function update(ctx) {
+    async function update2(ctx) {
       try {
         const now2 = await engineKnobs2(ctx, { headsOff: ctx.headsOff });
         const trainedCtx = { ...ctx, knobs: { ...ctx.knobs, ...AS_TRAINED } };
@@ -3162,7 +3260,7 @@
         record2({ ok: false, error: e.message });
       }
     }
-    return { element, update };
+    return { element, update: update2 };
   }
 
   // static/site/fig_patch.js
@@ -3249,11 +3347,11 @@
     return parts;
   }
   function draw2(parts, r, choose) {
-    const show = payload.displayToken;
-    parts.status.textContent = `The guess for your sentence is “${show(r.answerToken)}”; for the copy the competitor is “${show(r.wrongToken)}”.`;
+    const show2 = payload.displayToken;
+    parts.status.textContent = `The guess for your sentence is “${show2(r.answerToken)}”; for the copy the competitor is “${show2(r.wrongToken)}”.`;
     const shares = r.heads != null;
     parts.heads.replaceChildren(...shares ? [heatmap(r, choose)] : []);
-    parts.reading.textContent = shares ? patchReading(r, show) : noShares(r, show);
+    parts.reading.textContent = shares ? patchReading(r, show2) : noShares(r, show2);
     parts.guesses.hidden = !shares;
     if (!shares) return;
     const { layer, head } = r.patched;
@@ -3271,7 +3369,7 @@
     let chosen = null;
     parts.box.addEventListener("input", () => (chosen = null, kick2()));
     const choose = (layer, head) => (chosen = { layer, head }, kick2());
-    async function update(ctx) {
+    async function update2(ctx) {
       try {
         const k = await engineKnobs2(ctx);
         if (chosen && chosen.head >= Number(ctx.knobs.heads)) chosen = null;
@@ -3286,13 +3384,13 @@
         record2({ ok: false, error: e.message });
       }
     }
-    function show() {
+    function show2() {
       parts.box.value = step() && step().own.corrupt || parts.box.value;
       chosen = null;
       $("sentence-label").textContent = "Your sentence";
     }
     const hide = () => $("sentence-label").textContent = "Sentence";
-    return { element: parts.element, update, key: () => [parts.box.value, chosen], show, hide };
+    return { element: parts.element, update: update2, key: () => [parts.box.value, chosen], show: show2, hide };
   }
 
   // static/site/fig_shuffle.js
@@ -3346,7 +3444,7 @@
   }
   function make5(holder, { engineKnobs: engineKnobs2, record: record2 }) {
     const parts = build4(holder);
-    async function update(ctx) {
+    async function update2(ctx) {
       try {
         const k = await engineKnobs2(ctx);
         const r = await engine.shuffle(ctx.knobs.text, { ...k, seed: 0 });
@@ -3362,7 +3460,7 @@
         record2({ ok: false, error: e.message });
       }
     }
-    return { element: parts.element, update };
+    return { element: parts.element, update: update2 };
   }
 
   // static/site/figures.js
@@ -3373,16 +3471,352 @@
   function record(kind, numbers) {
     shown[kind] = { drawn: (shown[kind] && shown[kind].drawn || 0) + 1, ...numbers };
   }
-  function figure(kind, holder, tools2) {
+  function figure(kind, holder, tools3) {
     if (!MAKERS[kind]) return null;
     if (!made[kind]) {
-      made[kind] = MAKERS[kind](holder, { ...tools2, record: (n) => record(kind, n) });
+      made[kind] = MAKERS[kind](holder, { ...tools3, record: (n) => record(kind, n) });
       made[kind].kind = kind;
     }
     return made[kind];
   }
   function madeFigures() {
     return Object.values(made);
+  }
+
+  // static/site/inside_draw.js
+  var LABELS_LEFT = 70;
+  var KEYS_BELOW = 56;
+  var AXIS_BELOW = 18;
+  var MAX_SQUARE = 360;
+  var MIN_LABELLED = 9;
+  var BLOCKED_TEXT_CELL = 20;
+  var BLOCKED_TEXT_ROWS = 14;
+  function stageRange(stage) {
+    if (stage.key === "pattern") return [0, 1];
+    let peak = 0;
+    for (const v of stage.values) if (Number.isFinite(v) && Math.abs(v) > peak) peak = Math.abs(v);
+    if (!(peak > 0)) peak = 1;
+    return [-peak, peak];
+  }
+  function stageLayout(stage, width) {
+    const [rows, cols] = stage.shape;
+    const left = LABELS_LEFT, top = 2, right = 4;
+    const room = Math.max(cols, width - left - right);
+    let cw, ch, bottom;
+    if (stage.square) {
+      cw = ch = Math.min(room, MAX_SQUARE) / cols;
+      bottom = KEYS_BELOW;
+    } else {
+      cw = room / cols;
+      ch = Math.min(16, Math.max(10, 240 / Math.max(rows, 1)));
+      bottom = AXIS_BELOW;
+    }
+    const height = Math.ceil(top + rows * ch + bottom);
+    return {
+      left,
+      top,
+      cw,
+      ch,
+      rows,
+      cols,
+      width: Math.ceil(left + cols * cw + right),
+      height,
+      labels: ch >= MIN_LABELLED
+    };
+  }
+  function cellAt(g2, x, y) {
+    const col = Math.floor((x - g2.left) / g2.cw), row = Math.floor((y - g2.top) / g2.ch);
+    if (row < 0 || col < 0 || row >= g2.rows || col >= g2.cols) return null;
+    return [row, col];
+  }
+  function valueName(stage) {
+    if (stage.key === "pattern") return "weight";
+    return stage.square ? "score" : "value";
+  }
+  function cellWords(stage, tokens, row, col, minusInf = "−∞") {
+    const quoted2 = (i) => tokens[i] == null ? "" : " “" + tokens[i] + "”";
+    const place = stage.square ? `query ${row}${quoted2(row)} · key ${col}${quoted2(col)}` : `token ${row}${quoted2(row)} · dimension ${col} (${stage.dims[1]})`;
+    if (stage.blocked && stage.blocked[row][col]) {
+      return `${place} · masked: ${stage.key === "pattern" ? "0" : minusInf}`;
+    }
+    const v = stage.values[row * stage.shape[1] + col];
+    return `${place} · ${valueName(stage)} ${v.toFixed(4)}`;
+  }
+  function colourList(scale) {
+    const p = palette(scale), out = [];
+    for (let i = 0; i <= 100; i++) out.push(`rgb(${p[i * 3]},${p[i * 3 + 1]},${p[i * 3 + 2]})`);
+    return out;
+  }
+  function drawCells(ctx, stage, g2, colours) {
+    const list = colourList(stage.key === "pattern" ? colours.scale : colours.diverging);
+    const [lo, hi] = stageRange(stage);
+    const xs = (c) => Math.round(g2.left + c * g2.cw), ys = (r) => Math.round(g2.top + r * g2.ch);
+    const text = stage.key === "pattern" ? "0" : colours.minusInf;
+    const big2 = g2.cw >= BLOCKED_TEXT_CELL && g2.cols <= BLOCKED_TEXT_ROWS;
+    ctx.font = "11px " + FONT;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    for (let r = 0; r < g2.rows; r++) {
+      for (let c = 0; c < g2.cols; c++) {
+        const x = xs(c), y = ys(r), w = xs(c + 1) - x, h = ys(r + 1) - y;
+        if (stage.blocked && stage.blocked[r][c]) {
+          ctx.fillStyle = colours.masked;
+          ctx.fillRect(x, y, w, h);
+          if (big2) {
+            ctx.fillStyle = colours.font;
+            ctx.fillText(text, x + w / 2, y + h / 2);
+          }
+          continue;
+        }
+        const t = (stage.values[r * g2.cols + c] - lo) / (hi - lo);
+        ctx.fillStyle = list[Math.round(Math.min(1, Math.max(0, t)) * 100)];
+        ctx.fillRect(x, y, w, h);
+      }
+    }
+  }
+  function drawAxes(ctx, stage, tokens, g2, colours) {
+    ctx.fillStyle = colours.font;
+    ctx.font = Math.max(9, Math.min(12, Math.floor(g2.ch * 0.85))) + "px " + FONT;
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    if (g2.labels) {
+      for (let r = 0; r < g2.rows; r++) {
+        ctx.fillText(tokens[r] || String(r), g2.left - 4, g2.top + (r + 0.5) * g2.ch, g2.left - 6);
+      }
+    }
+    const bottom = g2.top + g2.rows * g2.ch + 4;
+    if (stage.square) {
+      if (g2.cw < MIN_LABELLED) return;
+      for (let c = 0; c < g2.cols; c++) {
+        ctx.save();
+        ctx.translate(g2.left + (c + 0.5) * g2.cw, bottom);
+        ctx.rotate(-Math.PI / 3);
+        ctx.fillText(tokens[c] || String(c), 0, 0, KEYS_BELOW);
+        ctx.restore();
+      }
+      return;
+    }
+    ctx.font = "10px " + FONT;
+    ctx.fillStyle = colours.muted;
+    ctx.textBaseline = "top";
+    ctx.textAlign = "left";
+    ctx.fillText("0", g2.left, bottom - 2);
+    ctx.textAlign = "right";
+    ctx.fillText(String(g2.cols - 1), g2.left + g2.cols * g2.cw, bottom - 2);
+    ctx.textAlign = "center";
+    ctx.fillText(`dimension (${stage.dims[1]})`, g2.left + g2.cols * g2.cw / 2, bottom - 2);
+  }
+  function drawHeads(ctx, stage, g2, colours) {
+    const [a, b] = stage.headColumns, width = b - a, h = g2.rows * g2.ch;
+    ctx.save();
+    ctx.strokeStyle = colours.font;
+    ctx.lineWidth = 1;
+    ctx.setLineDash([2, 3]);
+    for (let c = width; c < g2.cols; c += width) {
+      ctx.beginPath();
+      ctx.moveTo(g2.left + c * g2.cw, g2.top);
+      ctx.lineTo(g2.left + c * g2.cw, g2.top + h);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.strokeStyle = colours.accent;
+    ctx.lineWidth = 3;
+    ctx.strokeRect(g2.left + a * g2.cw, g2.top + 1, width * g2.cw, h - 2);
+    ctx.restore();
+  }
+  function drawStage(ctx, stage, tokens, g2, colours) {
+    ctx.fillStyle = colours.paper;
+    ctx.fillRect(0, 0, g2.width, g2.height);
+    drawCells(ctx, stage, g2, colours);
+    drawAxes(ctx, stage, tokens, g2, colours);
+    if (stage.headColumns) drawHeads(ctx, stage, g2, colours);
+  }
+
+  // static/site/inside.js
+  var WORDS = CONFIG.inside;
+  var COLOURS2 = { ...colors, ...WORDS.colors[theme] };
+  var cards = {};
+  var groups = [];
+  var last = null;
+  var tools = null;
+  function card(key) {
+    const c = {
+      title: el("h4", { className: "ae-stage-title" }),
+      shape: el("p", { className: "ae-shape" }),
+      formula: el("p", { className: "ae-formula" }),
+      hook: el("code", {}),
+      canvas: el("canvas", { role: "img" }),
+      low: el("span", {}),
+      high: el("span", {}),
+      bar: el("span", { className: "ae-scale-bar" }),
+      readout: el("p", { className: "ae-readout" })
+    };
+    const scale = el("p", { className: "ae-scale" }, "colour ", c.low, c.bar, c.high);
+    const hook = el("p", { className: "ae-hook" }, "captured at ", c.hook);
+    const box2 = el("div", { className: "ae-stage-canvas" }, c.canvas);
+    c.card = el("div", { className: "ae-stage", "data-key": key }, c.title, c.shape, c.formula);
+    c.card.append(hook, box2, scale, c.readout);
+    for (const type of ["pointermove", "pointerdown"]) {
+      c.canvas.addEventListener(type, (ev) => point(c, ev));
+    }
+    c.canvas.addEventListener("pointerleave", () => c.canvas.title = "");
+    cards[key] = c;
+    return c.card;
+  }
+  function point(c, ev) {
+    if (!c.stage || !last) return;
+    const rect = c.canvas.getBoundingClientRect();
+    const k = c.g.width / (rect.width || c.g.width);
+    const at = cellAt(c.g, (ev.clientX - rect.left) * k, (ev.clientY - rect.top) * k);
+    if (!at) return;
+    const words = cellWords(c.stage, last.tokens, at[0], at[1], COLOURS2.minusInf);
+    c.readout.textContent = words;
+    c.canvas.title = words;
+  }
+  function picker(id, label) {
+    const select = el("select", { id });
+    select.addEventListener("input", () => {
+      state2[label.toLowerCase()] = Number(select.value);
+      tools.kick();
+    });
+    return { select, label: el("label", {}, label + " ", select) };
+  }
+  function build5() {
+    const section = $("inside");
+    const layer = picker("inside-layer", "Layer"), head = picker("inside-head", "Head");
+    const intro = el("p", { id: "inside-intro" });
+    intro.innerHTML = WORDS.intro;
+    const status = el("p", { id: "inside-status", className: "ae-where", "aria-live": "polite" });
+    const pick = el("div", { className: "ae-knobs", id: "inside-pick" }, layer.label, head.label);
+    section.append(el("h2", {}, "Inside one head"), pick, intro, status);
+    for (const { heading, keys } of WORDS.sections) {
+      const box2 = el(
+        "section",
+        { className: "ae-stage-group" },
+        el("h3", {}, heading),
+        el("div", { className: "ae-stages ae-stages-" + keys.length }, ...keys.map(card))
+      );
+      groups.push({ box: box2, keys });
+      section.appendChild(box2);
+    }
+  }
+  function choices(select, count, value) {
+    if (select.options.length !== count) {
+      select.textContent = "";
+      for (let i = 0; i < count; i++)
+        select.appendChild(el("option", { value: String(i) }, String(i)));
+    }
+    select.value = String(value);
+  }
+  function paint() {
+    if (!last || $("inside").hidden) return;
+    const dpr = window.devicePixelRatio || 1;
+    for (const c of Object.values(cards)) {
+      if (!c.stage) continue;
+      const width = c.canvas.parentElement.clientWidth;
+      if (!width) continue;
+      const g2 = stageLayout(c.stage, width);
+      c.g = g2;
+      c.canvas.width = Math.round(g2.width * dpr);
+      c.canvas.height = Math.round(g2.height * dpr);
+      c.canvas.style.width = g2.width + "px";
+      c.canvas.style.height = g2.height + "px";
+      const ctx = c.canvas.getContext("2d");
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawStage(ctx, c.stage, last.tokens, g2, COLOURS2);
+    }
+  }
+  function fill3(c, stage) {
+    c.stage = stage || null;
+    c.card.hidden = !stage;
+    if (!stage) return;
+    c.title.textContent = stage.step + ". " + stage.title;
+    c.shape.textContent = stage.shapeText;
+    c.formula.textContent = stage.formula;
+    c.hook.textContent = stage.hook;
+    c.canvas.setAttribute("aria-label", stage.title + ", " + stage.shapeText);
+    c.readout.textContent = "";
+    const [lo, hi] = stageRange(stage);
+    const stops = stage.key === "pattern" ? COLOURS2.scale : COLOURS2.diverging;
+    c.low.textContent = number(lo);
+    c.high.textContent = number(hi);
+    c.bar.style.background = "linear-gradient(to right, " + stops.map(([t, hex3]) => `${hex3} ${t * 100}%`).join(", ") + ")";
+  }
+  function number(v) {
+    return (v === 0 ? "0" : String(Number(v.toPrecision(3)))).replace("-", "−");
+  }
+  function show(r, model) {
+    const d = r.detail, chars = CONFIG.engineTexts.grid_label_chars;
+    const tokens = r.tokens.map((t) => payload.plainLabel(t, chars));
+    last = { tokens, detail: d };
+    state2.layer = d.layer;
+    state2.head = d.head;
+    choices($("inside-layer"), r.layers, d.layer);
+    choices($("inside-head"), r.heads, d.head);
+    for (const [key, c] of Object.entries(cards)) fill3(c, d.stages[key]);
+    for (const g2 of groups) g2.box.hidden = !g2.keys.some((k) => d.stages[k]);
+    const x = d.stages.x;
+    $("inside-status").textContent = x ? `${model} · layer ${d.layer}, head ${d.head} · ${r.n} token${r.n === 1 ? "" : "s"} · d_model ${x.shape[1]} · ${r.heads} head${r.heads === 1 ? "" : "s"} × d_head ${x.shape[1] / r.heads}` : "";
+    paint();
+    const stages = {};
+    for (const [key, s] of Object.entries(d.stages)) {
+      stages[key] = { shapeText: s.shapeText, shape: s.shape, geom: cards[key] && cards[key].g };
+    }
+    record("inside", { ok: true, model, layer: d.layer, head: d.head, tokens, stages });
+  }
+  function fail(message) {
+    last = null;
+    $("inside-status").textContent = warning(message);
+    for (const c of Object.values(cards)) fill3(c, null);
+    for (const g2 of groups) g2.box.hidden = true;
+    record("inside", { ok: false, error: message });
+  }
+  async function update(ctx) {
+    let r, k;
+    try {
+      k = await tools.engineKnobs(ctx, { headsOff: ctx.headsOff });
+      r = await engine.runTyped(ctx.knobs.text, { ...k, detail: true });
+    } catch (e) {
+      if (ctx.fresh()) fail(e && e.message);
+      return;
+    }
+    if (ctx.fresh()) show(r, k.model);
+  }
+  function open() {
+    $("tab-explore").click();
+    $("grid-part").hidden = true;
+    $("large").hidden = true;
+    $("inside").hidden = false;
+    $("tab-explore").setAttribute("aria-pressed", "false");
+    $("tab-inside").setAttribute("aria-pressed", "true");
+    tools.kick();
+  }
+  function close() {
+    $("inside").hidden = true;
+    $("tab-inside").setAttribute("aria-pressed", "false");
+  }
+  function initInside(pageTools) {
+    tools = pageTools;
+    build5();
+    $("tab-inside").addEventListener("click", open);
+    for (const id of ["tab-explore", "tab-steps"]) {
+      $(id).addEventListener("click", () => {
+        if ($("inside").hidden) return;
+        close();
+        tools.kick();
+      });
+    }
+    let frame = 0, width = 0;
+    const resized = () => {
+      const now2 = $("inside").clientWidth;
+      if (now2 === width) return;
+      width = now2;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(paint);
+    };
+    if (window.ResizeObserver) new ResizeObserver(resized).observe($("inside"));
+    else window.addEventListener("resize", resized);
+    return { active: () => !$("inside").hidden && !$("explore").hidden, update };
   }
 
   // static/site/step_link.js
@@ -3408,7 +3842,7 @@
     patch: {},
     app: { explore: false }
   };
-  var tools = null;
+  var tools2 = null;
   var current = null;
   var shownFigure = null;
   function currentStep() {
@@ -3430,7 +3864,7 @@
   function placeFigure(kind) {
     if (shownFigure && shownFigure.hide) shownFigure.hide();
     for (const f of madeFigures()) f.element.hidden = true;
-    shownFigure = figure(kind, $("step-figure"), { ...tools, step: currentStep });
+    shownFigure = figure(kind, $("step-figure"), { ...tools2, step: currentStep });
     $("step-figure").hidden = !shownFigure;
     if (!shownFigure) return;
     shownFigure.element.hidden = false;
@@ -3474,8 +3908,8 @@
       $("large").hidden = true;
     }
     markHidden(s.hidden);
-    if (layout2.large) tools.openLarge();
-    else if (layout2.explore !== false) tools.kick();
+    if (layout2.large) tools2.openLarge();
+    else if (layout2.explore !== false) tools2.kick();
   }
   function reveal() {
     $("step-answer").hidden = false;
@@ -3495,12 +3929,15 @@
     $("grid-part").hidden = false;
     $("tab-steps").setAttribute("aria-pressed", String(steps));
     $("tab-explore").setAttribute("aria-pressed", String(!steps));
-    if (!steps && new URLSearchParams(location.search).has("step")) {
-      history.replaceState(null, "", location.pathname);
+    const params = new URLSearchParams(location.search);
+    if (!steps && params.has("step")) {
+      params.delete("step");
+      const rest = params.toString();
+      history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
     }
   }
   function initSteps(pageTools) {
-    tools = pageTools;
+    tools2 = pageTools;
     CONFIG.steps.forEach((s, i) => {
       const b = el("button", { type: "button" }, s.title);
       b.addEventListener("click", () => showStep(i));
@@ -3531,6 +3968,7 @@
     state2.layer = l;
     state2.head = h;
     openLarge();
+    requestAnimationFrame(() => bringIntoView("large"));
   }
   function openLarge() {
     $("large").hidden = false;
@@ -3554,6 +3992,8 @@
     }
   });
   var large = mountGrid($("head-large"), "head", {
+    sizing: largeSizing,
+    // as tall as a big screen (static/site/big_screen.js)
     async data() {
       const p = state2.payload;
       return p && p.ok ? oneHead(p, ...p.selected) : p;
@@ -3563,8 +4003,10 @@
   var shown2 = (id) => !$("explore").hidden && !$(id).hidden;
   addView({ active: () => shown2("grid-part"), update: (ctx) => explore.update(ctx) });
   addView({ active: () => shown2("large"), update: (ctx) => large.update(ctx) });
+  addView(initInside({ kick, engineKnobs }));
   var drewOnce = () => state2.model && engine.loaded(state2.model);
   addView({ active: () => true, update: () => drewOnce() && saveForOffline() });
+  initBigScreen({ redraw: () => large.redraw(), open: openLarge });
   initSteps({ kick, openLarge, engineKnobs });
   kick();
 })();

@@ -22,17 +22,20 @@ export function kernel() {
 
 /** Float32Arrays laid out one after another: in a WebAssembly memory (the kernel reads them
     by byte offset) or, without the kernel, plain arrays. ``floats``: the total, counted
-    first. Offset 0 is never handed out (bias 0 = none). Returns {linear, take(count)}:
-    linear(x, n, dIn, W, dOut, b, y) by byte offsets, or null. */
+    first. Offset 0 is never handed out (bias 0 = none). Returns {linear, linearTN,
+    take(count)}: linear(x, n, dIn, W, dOut, b, y) and linearTN(a, n, m, b, p, y) (y = a^T b,
+    kernel.wat's linear_tn) by byte offsets, or null. */
 export function arena(floats, simd) {
   const mod = simd && kernel();
-  if (!mod) return { linear: null, take: (count) => new Float32Array(count) };
+  if (!mod) return { linear: null, linearTN: null, take: (count) => new Float32Array(count) };
   const pages = Math.ceil(((floats + 4 * 64) * 4 + 16) / 65536);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-  const { linear } = new WebAssembly.Instance(mod, { env: { memory } }).exports;
+  const { linear, linear_tn: linearTN } = new WebAssembly.Instance(mod, { env: { memory } })
+    .exports;
   let at = 16;
   return {
     linear,
+    linearTN,
     take(count) {
       const view = new Float32Array(memory.buffer, at, count);
       at += Math.ceil((count * 4) / 16) * 16; // 16-byte aligned for v128 loads

@@ -4,114 +4,137 @@
 // q and k already rotated for rotary). Shapes, row-major: q, k, v, z and their gradients
 // [batch * pos, d_model], head h in columns h*d_head .. (h+1)*d_head (the multi-head
 // split is a view); the pattern P [batch, head, query_pos, key_pos]. Each head's products
-// (Q K^T, P V and the backward's four) go through the tape's matrix product (linalg.js:
-// the WebAssembly kernel where it can) on the head's columns copied out: a product
-// computes the masked half too, and still beats the loops that skip it.
+// (Q K^T, P V and the backward's four) go through the tape's staged matrix product
+// (linalg.js makeScratch: the WebAssembly kernel where it can): the head's columns are
+// written straight into the product's operands (s.X, s.W) and its result read from s.Y.
+// The scores Q K^T and their gradient dZ V^T are computed in blocks of BLOCK query rows
+// against only the keys up to the block's last row (the masked half mostly skipped).
 //
-//   makeAttentionScratch(n, d_head) -> the per-head copies' room (one per tape)
-//   attendForward(dims, mm, w, q, k, v, P, z)
-//   attendBackward(dims, mm, w, q, k, v, P, dz, dq, dk, dv)   (dq, dk, dv set)
+//   makeAttentionScratch(n) -> the block layout of the scores (one per tape)
+//   attentionFloats(n, d_head) -> the floats the staged product needs for one head
+//   attendForward(dims, s, w, q, k, v, P, z)
+//   attendBackward(dims, s, w, q, k, v, P, dz, dq, dk, dv)   (dq, dk, dv set)
 // dims: {batch, n, d_model, n_heads, d_head, scale, slopes (Float64Array [head] or null)};
-// mm(x, n, dIn, W, dOut, b, y): y = x W^T; w: makeAttentionScratch's
+// s: the tape's scratch (linalg.js makeScratch); w: makeAttentionScratch's
+const BLOCK = 8;
 
-export function makeAttentionScratch(n, dh) {
-  const F = (count) => new Float64Array(count);
-  return {
-    a: F(n * dh),
-    b: F(n * dh),
-    c: F(n * dh),
-    d: F(n * dh),
-    S: F(n * n),
-    T: F(n * n),
-    U: F(n * n),
-  };
+export function attentionFloats(n, dh) {
+  return 2 * n * Math.max(n, dh);
 }
 
-// out [n, dh] = the head's columns col .. col+dh of x [n rows from row0, d]; or transposed
-function gather(x, row0, n, d, col, dh, out, transposed) {
-  for (let i = 0; i < n; i++) {
-    const o = (row0 + i) * d + col;
-    for (let e = 0; e < dh; e++) {
-      if (transposed) out[e * n + i] = x[o + e];
-      else out[i * dh + e] = x[o + e];
+// row i of the block-computed scores starts at at[i] with stride width[i]
+export function makeAttentionScratch(n) {
+  const at = new Int32Array(n),
+    width = new Int32Array(n),
+    blocks = [];
+  let offset = 0;
+  for (let r0 = 0; r0 < n; r0 += BLOCK) {
+    const r1 = Math.min(n, r0 + BLOCK),
+      cols = Math.min(n, Math.ceil(r1 / 4) * 4);
+    blocks.push([r0, r1, cols, offset]);
+    for (let i = r0; i < r1; i++) {
+      at[i] = offset + (i - r0) * cols;
+      width[i] = cols;
     }
+    offset += (r1 - r0) * cols;
   }
-  return out;
+  return { at, width, blocks };
 }
 
-function scatter(src, x, row0, n, d, col, dh) {
+// out (from offset ``o0``) [n, dh] = the head's columns col .. col+dh of x [n rows from
+// row0, d]; or transposed [dh, n]
+function gather(x, row0, n, d, col, dh, out, o0, transposed) {
   for (let i = 0; i < n; i++) {
     const o = (row0 + i) * d + col;
-    for (let e = 0; e < dh; e++) x[o + e] = src[i * dh + e];
+    if (transposed) for (let e = 0; e < dh; e++) out[o0 + e * n + i] = x[o + e];
+    else for (let e = 0; e < dh; e++) out[o0 + i * dh + e] = x[o + e];
   }
 }
 
-// P rows from the raw scores S [n, n]: scale, ALiBi, causal mask, softmax
-function softmaxRows(S, n, scale, slope, P, po) {
+function scatter(src, s0, x, row0, n, d, col, dh) {
   for (let i = 0; i < n; i++) {
-    const pi = po + i * n;
+    const o = (row0 + i) * d + col,
+      r = s0 + i * dh;
+    for (let e = 0; e < dh; e++) x[o + e] = src[r + e];
+  }
+}
+
+// Y (block layout) = X [n, dh] W [n, dh]^T on and below the diagonal (a little above it)
+function causalScores(s, w, dh) {
+  for (const [r0, r1, cols, offset] of w.blocks)
+    s.run(r1 - r0, dh, cols, false, r0 * dh, 0, offset);
+}
+
+// P rows (and X, the next product's operand) from the raw scores in Y: scale, ALiBi, causal
+// mask, softmax
+function softmaxRows(w, Y, n, scale, slope, P, po, X) {
+  for (let i = 0; i < n; i++) {
+    const pi = po + i * n,
+      si = w.at[i];
     let max = -Infinity;
     for (let j = 0; j <= i; j++) {
-      const s = (P[pi + j] = S[i * n + j] * scale - slope * (i - j));
+      const s = (P[pi + j] = Y[si + j] * scale - slope * (i - j));
       if (s > max) max = s;
     }
     let sum = 0;
     for (let j = 0; j <= i; j++) sum += P[pi + j] = Math.exp(P[pi + j] - max);
-    for (let j = 0; j <= i; j++) P[pi + j] /= sum;
-    for (let j = i + 1; j < n; j++) P[pi + j] = 0;
+    for (let j = 0; j <= i; j++) X[i * n + j] = P[pi + j] /= sum;
+    for (let j = i + 1; j < n; j++) X[i * n + j] = P[pi + j] = 0;
   }
 }
 
-export function attendForward(dims, mm, w, q, k, v, P, z) {
+export function attendForward(dims, s, w, q, k, v, P, z) {
   const { batch, n, d_model: d, n_heads: H, d_head: dh, scale, slopes } = dims;
   for (let b = 0; b < batch; b++) {
     for (let h = 0; h < H; h++) {
       const po = (b * H + h) * n * n,
         col = h * dh;
-      const qh = gather(q, b * n, n, d, col, dh, w.a, false),
-        kh = gather(k, b * n, n, d, col, dh, w.b, false);
-      mm(qh, n, dh, kh, n, null, w.S); // S = Q K^T [n, n]
-      softmaxRows(w.S, n, scale, slopes ? slopes[h] : 0, P, po);
-      const vT = gather(v, b * n, n, d, col, dh, w.c, true);
-      mm(P.subarray(po, po + n * n), n, n, vT, dh, null, w.d); // Z = P V [n, dh]
-      scatter(w.d, z, b * n, n, d, col, dh);
+      gather(q, b * n, n, d, col, dh, s.X, 0, false);
+      gather(k, b * n, n, d, col, dh, s.W, 0, false);
+      causalScores(s, w, dh); // S = Q K^T
+      softmaxRows(w, s.Y, n, scale, slopes ? slopes[h] : 0, P, po, s.X);
+      gather(v, b * n, n, d, col, dh, s.W, 0, true);
+      s.run(n, n, dh); // Z = P V [n, dh]
+      scatter(s.Y, 0, z, b * n, n, d, col, dh);
     }
   }
 }
 
-// dS = P (dP - rowsum(P dP)) * scale into S; its transpose into T
-function softmaxBack(P, po, dP, n, scale, S, T) {
+// dS = P (dP - rowsum(P dP)) * scale into X [n, n]; dP (block layout) in Y
+function softmaxBack(w, P, po, Y, n, scale, X) {
   for (let i = 0; i < n; i++) {
-    const pi = po + i * n;
+    const pi = po + i * n,
+      si = w.at[i];
     let dot = 0;
-    for (let j = 0; j <= i; j++) dot += P[pi + j] * dP[i * n + j];
-    for (let j = 0; j < n; j++) {
-      const g = j <= i ? P[pi + j] * (dP[i * n + j] - dot) * scale : 0;
-      S[i * n + j] = g;
-      T[j * n + i] = g;
-    }
+    for (let j = 0; j <= i; j++) dot += P[pi + j] * Y[si + j];
+    for (let j = 0; j <= i; j++) X[i * n + j] = P[pi + j] * (Y[si + j] - dot) * scale;
+    for (let j = i + 1; j < n; j++) X[i * n + j] = 0;
   }
 }
 
-// dP = dZ V^T; dV = P^T dZ; dQ = dS K; dK = dS^T Q (ALiBi's bias is a constant)
-export function attendBackward(dims, mm, w, q, k, v, P, dz, dq, dk, dv) {
+// dV = P^T dZ; dP = dZ V^T; dQ = dS K; dK = dS^T Q (ALiBi's bias is a constant)
+export function attendBackward(dims, s, w, q, k, v, P, dz, dq, dk, dv) {
   const { batch, n, d_model: d, n_heads: H, d_head: dh, scale } = dims;
+  const { X, W, Y } = s;
   for (let b = 0; b < batch; b++) {
     for (let h = 0; h < H; h++) {
       const po = (b * H + h) * n * n,
         col = h * dh,
         r0 = b * n;
-      const dzh = gather(dz, r0, n, d, col, dh, w.a, false);
-      mm(dzh, n, dh, gather(v, r0, n, d, col, dh, w.b, false), n, null, w.U); // dP
-      const Pt = w.T;
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Pt[j * n + i] = P[po + i * n + j];
-      mm(Pt, n, n, gather(dz, r0, n, d, col, dh, w.c, true), dh, null, w.d); // dV = P^T dZ
-      scatter(w.d, dv, r0, n, d, col, dh);
-      softmaxBack(P, po, w.U, n, scale, w.S, w.T);
-      mm(w.S, n, n, gather(k, r0, n, d, col, dh, w.c, true), dh, null, w.d); // dQ = dS K
-      scatter(w.d, dq, r0, n, d, col, dh);
-      mm(w.T, n, n, gather(q, r0, n, d, col, dh, w.c, true), dh, null, w.d); // dK = dS^T Q
-      scatter(w.d, dk, r0, n, d, col, dh);
+      X.set(P.subarray(po, po + n * n));
+      gather(dz, r0, n, d, col, dh, W, 0, false);
+      s.runTN(n, n, dh); // dV = P^T dZ
+      scatter(Y, 0, dv, r0, n, d, col, dh);
+      gather(dz, r0, n, d, col, dh, X, 0, false);
+      gather(v, r0, n, d, col, dh, W, 0, false);
+      causalScores(s, w, dh); // dP = dZ V^T
+      softmaxBack(w, P, po, Y, n, scale, X);
+      gather(k, r0, n, d, col, dh, W, 0, true);
+      gather(q, r0, n, d, col, dh, W, n * dh, false);
+      s.run(n, n, dh); // dQ = dS K
+      s.runTN(n, n, dh, 0, n * dh, n * dh); // dK = dS^T Q
+      scatter(Y, 0, dq, r0, n, d, col, dh);
+      scatter(Y, n * dh, dk, r0, n, d, col, dh);
     }
   }
 }

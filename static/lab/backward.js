@@ -75,7 +75,7 @@ function attnBackward(params, grads, c, tape, l) {
     { dW: grads[p + "W_O.weight"], dx: G.dz },
     s,
   );
-  attendBackward(tape.dims, s.mm, tape.attn, L.q, L.k, L.v, L.P, G.dz, G.dq, G.dk, G.dv);
+  attendBackward(tape.dims, s, tape.attn, L.q, L.k, L.v, L.P, G.dz, G.dq, G.dk, G.dv);
   if (tape.tables.rotary) {
     rotate(G.dq, R, tape.n, d, c.d_head, tape.tables.rotary, -1);
     rotate(G.dk, R, tape.n, d, c.d_head, tape.tables.rotary, -1);

@@ -53,14 +53,22 @@ export function forwardBlock(params, c, tape, l, xOut) {
     R = tape.rows,
     mm = tape.scratch.mm;
   const h = norm(params, c, p + "ln1", L.x, R, L.h, L.xhat, L.rstd);
-  mm(h, R, d, W("attn.W_Q.weight"), d, null, L.q);
-  mm(h, R, d, W("attn.W_K.weight"), d, null, L.k);
-  mm(h, R, d, W("attn.W_V.weight"), d, null, L.v);
+  const s = tape.scratch;
+  s.X.set(h.subarray(0, R * d)); // h staged once for its three products
+  for (const [name, y] of [
+    ["attn.W_Q.weight", L.q],
+    ["attn.W_K.weight", L.k],
+    ["attn.W_V.weight", L.v],
+  ]) {
+    s.W.set(W(name));
+    s.run(R, d, d);
+    y.set(s.Y.subarray(0, R * d));
+  }
   if (tape.tables.rotary) {
     rotate(L.q, R, tape.n, d, c.d_head, tape.tables.rotary);
     rotate(L.k, R, tape.n, d, c.d_head, tape.tables.rotary);
   }
-  attendForward(tape.dims, mm, tape.attn, L.q, L.k, L.v, L.P, L.z);
+  attendForward(tape.dims, tape.scratch, tape.attn, L.q, L.k, L.v, L.P, L.z);
   const out = tape.grad.dh; // free until the backward pass
   mm(L.z, R, d, W("attn.W_O.weight"), d, null, out);
   for (let i = 0; i < R * d; i++) L.mid[i] = L.x[i] + out[i];

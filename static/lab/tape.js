@@ -13,7 +13,7 @@
 // key_pos]; a, g [rows, d_ff] (the MLP's input to and output of GELU); xhat [rows,
 // d_model] and rstd [rows] (a LayerNorm's normalised input and 1/std); logits, probs
 // [rows, vocab]; losses [batch, n - 1] (entry i: the loss of predicting token i + 1).
-import { makeAttentionScratch } from "./attention.js";
+import { attentionFloats, makeAttentionScratch } from "./attention.js";
 import { makeScratch } from "./linalg.js";
 import { alibiSlopes, rotaryTables, sinusoidTable } from "./positions.js";
 
@@ -84,8 +84,13 @@ export function makeTape(c, batch, n, simd = true) {
       dg: c.mlp ? F64(rows * c.d_ff) : null,
       dlogits: F64(rows * V),
     },
-    scratch: makeScratch(rows, Math.max(d, c.mlp ? c.d_ff : d, V), simd),
-    attn: makeAttentionScratch(n, c.d_head),
+    scratch: makeScratch(
+      rows,
+      Math.max(d, c.mlp ? c.d_ff : d, V),
+      simd,
+      attentionFloats(n, c.d_head),
+    ),
+    attn: makeAttentionScratch(n),
     tables: t,
   };
 }

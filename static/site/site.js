@@ -5,7 +5,8 @@
 // window.AttentionExplorer as on the app's page) instead of a server. A click on a square
 // opens that head large (a second grid fed a one-head payload), or, in step 3, switches it
 // off. Start here: all nine steps, each with its figure computed in the browser
-// (static/site/steps.js). The modules, one concern each:
+// (static/site/steps.js). Inside one head: every stage of one head (static/site/inside.js).
+// The modules, one concern each:
 //
 //   page_config.js  the configuration (explorer/site/config.py's JSON), $, el, the theme
 //   knobs.js        the sentence, the knobs and the heads switched off; model_fit.js
@@ -14,10 +15,14 @@
 //   grids.js        the grid renderer mounted on this page's boxes
 //   steps.js        Start here; step_link.js its ?step=N; figures.js and fig_*.js the
 //                   steps' figures; words.js their sentences
+//   inside.js       Inside one head; inside_draw.js its heatmaps
+//   big_screen.js   projector mode (?projector=1, Big screen)
 //   offline.js      the lesson saved for offline use (the worker sw.js), once a model drew
 import { AE, engine } from "../engine/index.js";
 import { grid } from "../live_grid.js";
+import { bringIntoView, initBigScreen, largeSizing } from "./big_screen.js";
 import { mountGrid, oneHead } from "./grids.js";
+import { initInside } from "./inside.js";
 import {
   fillKnobs,
   headBoxes,
@@ -44,6 +49,7 @@ function openHead(l, h) {
   state.layer = l;
   state.head = h;
   openLarge();
+  requestAnimationFrame(() => bringIntoView("large")); // not above the grid, off the screen
 }
 
 function openLarge() {
@@ -69,19 +75,23 @@ const explore = mountGrid($("grid"), "explore", {
   },
 });
 const large = mountGrid($("head-large"), "head", {
+  sizing: largeSizing, // as tall as a big screen (static/site/big_screen.js)
   async data() {
     // the head the payload outlines (clamped to its model's heads)
     const p = state.payload;
     return p && p.ok ? oneHead(p, ...p.selected) : p;
   },
 });
-// the live loop's views, in order: the step's figure, the grid, the head drawn large
+// the live loop's views, in order: the step's figure, the grid, the head drawn large,
+// Inside one head
 addView(figureView);
 const shown = (id) => !$("explore").hidden && !$(id).hidden;
 addView({ active: () => shown("grid-part"), update: (ctx) => explore.update(ctx) });
 addView({ active: () => shown("large"), update: (ctx) => large.update(ctx) });
+addView(initInside({ kick, engineKnobs })); // Inside one head, the third tab
 // last: once a model has loaded and drawn, the lesson is saved for offline use behind it
 const drewOnce = () => state.model && engine.loaded(state.model);
 addView({ active: () => true, update: () => drewOnce() && saveForOffline() });
+initBigScreen({ redraw: () => large.redraw(), open: openLarge }); // before a step lays out
 initSteps({ kick, openLarge, engineKnobs });
 kick();

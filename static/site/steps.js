@@ -124,8 +124,11 @@ export function tab(which) {
   $("grid-part").hidden = false;
   $("tab-steps").setAttribute("aria-pressed", String(steps));
   $("tab-explore").setAttribute("aria-pressed", String(!steps));
-  if (!steps && new URLSearchParams(location.search).has("step")) {
-    history.replaceState(null, "", location.pathname);
+  const params = new URLSearchParams(location.search);
+  if (!steps && params.has("step")) {
+    params.delete("step"); // the others (?projector) kept
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
   }
 }
 
