@@ -167,6 +167,7 @@
   }
 
   // static/engine/loops.js
+  var LN_EPS = 1e-5;
   function erf(x) {
     const z = Math.abs(x), t = 1 / (1 + 0.5 * z);
     const r = t * Math.exp(
@@ -249,9 +250,29 @@
     for (let k = 0; k < dIn; k++) s += x[xo + k] * W[wo + k];
     y[yo + o] = s;
   }
+  function layerNorm(x, n, d, w, b, y, xhat = null, rstd = null) {
+    for (let i = 0; i < n; i++) {
+      const o = i * d;
+      let mean = 0;
+      for (let k = 0; k < d; k++) mean += x[o + k];
+      mean /= d;
+      let v = 0;
+      for (let k = 0; k < d; k++) {
+        const c = x[o + k] - mean;
+        v += c * c;
+      }
+      const inv = 1 / Math.sqrt(v / d + LN_EPS);
+      if (rstd) rstd[i] = inv;
+      for (let k = 0; k < d; k++) {
+        const h = (x[o + k] - mean) * inv;
+        if (xhat) xhat[o + k] = h;
+        y[o + k] = h * w[k] + b[k];
+      }
+    }
+    return y;
+  }
 
   // static/lab/linalg.js
-  var LN_EPS = 1e-5;
   function makeScratch(rows, widest, simd = true, attnFloats = 0) {
     return makeMatmul(Math.max(Math.max(rows, widest) * widest, attnFloats), widest, simd);
   }
@@ -316,21 +337,6 @@
     const Y = s.Y, dx = g.dx;
     if (!g.add) dx.set(Y.subarray(0, n * dIn));
     else for (let i = 0; i < n * dIn; i++) dx[i] += Y[i];
-  }
-  function layerNormForward(x, n, d, w, b, y, xhat, rstd) {
-    for (let i = 0; i < n; i++) {
-      const o = i * d;
-      let mean = 0;
-      for (let k = 0; k < d; k++) mean += x[o + k];
-      mean /= d;
-      let v = 0;
-      for (let k = 0; k < d; k++) v += (x[o + k] - mean) ** 2;
-      const r = rstd[i] = 1 / Math.sqrt(v / d + LN_EPS);
-      for (let k = 0; k < d; k++) {
-        const h = xhat[o + k] = (x[o + k] - mean) * r;
-        y[o + k] = h * w[k] + b[k];
-      }
-    }
   }
   function layerNormBackward(dy, n, d, w, xhat, rstd, dx, dw, db) {
     dw.fill(0);
@@ -520,16 +526,7 @@
   }
   function norm(params, c, name, x, R, y, xhat, rstd) {
     if (c.norm !== "pre") return x;
-    layerNormForward(
-      x,
-      R,
-      c.d_model,
-      params[name + ".weight"],
-      params[name + ".bias"],
-      y,
-      xhat,
-      rstd
-    );
+    layerNorm(x, R, c.d_model, params[name + ".weight"], params[name + ".bias"], y, xhat, rstd);
     return y;
   }
   function forwardBlock(params, c, tape, l, xOut) {

@@ -445,7 +445,7 @@
     for (let k = 0; k < dIn; k++) s += x[xo + k] * W[wo + k];
     y[yo + o] = s;
   }
-  function layerNorm(x, n, d, w, b, y) {
+  function layerNorm(x, n, d, w, b, y, xhat = null, rstd = null) {
     for (let i = 0; i < n; i++) {
       const o = i * d;
       let mean = 0;
@@ -457,7 +457,12 @@
         v += c * c;
       }
       const inv = 1 / Math.sqrt(v / d + LN_EPS);
-      for (let k = 0; k < d; k++) y[o + k] = (x[o + k] - mean) * inv * w[k] + b[k];
+      if (rstd) rstd[i] = inv;
+      for (let k = 0; k < d; k++) {
+        const h = (x[o + k] - mean) * inv;
+        if (xhat) xhat[o + k] = h;
+        y[o + k] = h * w[k] + b[k];
+      }
     }
     return y;
   }

@@ -162,7 +162,9 @@ function linearOne(x, xo, dIn, W, o, b, y, yo) {
   y[yo + o] = s;
 }
 
-export function layerNorm(x, n, d, w, b, y) {
+// y = LayerNorm(x) row by row ([n, d]); the Lab's trainer (static/lab/) also keeps what its
+// backward pass needs: xhat (the normalised rows, [n, d]) and rstd (1/sigma per row, [n]).
+export function layerNorm(x, n, d, w, b, y, xhat = null, rstd = null) {
   for (let i = 0; i < n; i++) {
     const o = i * d;
     let mean = 0;
@@ -174,7 +176,12 @@ export function layerNorm(x, n, d, w, b, y) {
       v += c * c;
     }
     const inv = 1 / Math.sqrt(v / d + LN_EPS);
-    for (let k = 0; k < d; k++) y[o + k] = (x[o + k] - mean) * inv * w[k] + b[k];
+    if (rstd) rstd[i] = inv;
+    for (let k = 0; k < d; k++) {
+      const h = (x[o + k] - mean) * inv;
+      if (xhat) xhat[o + k] = h;
+      y[o + k] = h * w[k] + b[k];
+    }
   }
   return y;
 }

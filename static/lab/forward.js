@@ -12,7 +12,8 @@
 // After the pass: tape.final.logits [rows, vocab], tape.final.probs (softmax), tape.losses
 // [batch, n - 1] (every target's loss), tape.layers[l].P the patterns [batch, head, q, k].
 import { attendForward } from "./attention.js";
-import { geluForward, layerNormForward } from "./linalg.js";
+import { layerNorm } from "../engine/loops.js";
+import { geluForward } from "./linalg.js";
 import { rotate } from "./positions.js";
 
 function embed(params, c, tape, tokens, x) {
@@ -32,16 +33,7 @@ function embed(params, c, tape, tokens, x) {
 // LayerNorm ``name`` of x into the tape's y (its xhat and rstd kept), or x itself without one
 function norm(params, c, name, x, R, y, xhat, rstd) {
   if (c.norm !== "pre") return x;
-  layerNormForward(
-    x,
-    R,
-    c.d_model,
-    params[name + ".weight"],
-    params[name + ".bias"],
-    y,
-    xhat,
-    rstd,
-  );
+  layerNorm(x, R, c.d_model, params[name + ".weight"], params[name + ".bias"], y, xhat, rstd);
   return y;
 }
 

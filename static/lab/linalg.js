@@ -16,13 +16,11 @@
 //       (copies in and out), floats, simd (the kernel's)} (one per tape, reused every step)
 //   linearBackward(x, dy, n, dIn, W, dOut, g, s) -> g.dW [out, in], g.db [out] (if given)
 //       set; g.dx [n, in] set, or added to when g.add (null: not wanted)
-//   layerNormForward(x, n, d, w, b, y, xhat, rstd); layerNormBackward(dy, n, d, w, xhat,
-//       rstd, dx (added to), dw, db (set))
+//   layerNormBackward(dy, n, d, w, xhat, rstd, dx (added to), dw, db (set)) (the forward:
+//       the engine's layerNorm with its xhat and rstd, static/engine/loops.js)
 //   geluForward(a, g, count) g = GELU(a); geluBackward(a, dg, da, count) da = dg GELU'(a)
 import { arena } from "../engine/kernel.js";
 import { erf, linear } from "../engine/loops.js";
-
-const LN_EPS = 1e-5;
 
 export function makeScratch(rows, widest, simd = true, attnFloats = 0) {
   return makeMatmul(Math.max(Math.max(rows, widest) * widest, attnFloats), widest, simd);
@@ -105,22 +103,6 @@ export function linearBackward(x, dy, n, dIn, W, dOut, g, s) {
     dx = g.dx;
   if (!g.add) dx.set(Y.subarray(0, n * dIn));
   else for (let i = 0; i < n * dIn; i++) dx[i] += Y[i];
-}
-
-export function layerNormForward(x, n, d, w, b, y, xhat, rstd) {
-  for (let i = 0; i < n; i++) {
-    const o = i * d;
-    let mean = 0;
-    for (let k = 0; k < d; k++) mean += x[o + k];
-    mean /= d;
-    let v = 0;
-    for (let k = 0; k < d; k++) v += (x[o + k] - mean) ** 2;
-    const r = (rstd[i] = 1 / Math.sqrt(v / d + LN_EPS));
-    for (let k = 0; k < d; k++) {
-      const h = (xhat[o + k] = (x[o + k] - mean) * r);
-      y[o + k] = h * w[k] + b[k];
-    }
-  }
 }
 
 // dx += rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)), dxhat = dy w
