@@ -4,11 +4,12 @@
 The references: :func:`explorer.analysis.losses.loss_spec` + ``spec_loss`` on the sentence as
 :func:`explorer.analysis.run.prepare` reads it (the Ablate view's and the Explore caption's
 loss), and :func:`explorer.views.ablate.rank_heads` (the Ablate view's ranking). Checked: for
-every zoo model, a handful of sentences (short, a [mask], one token, past 16 words; past the
-128-token context on a few models) as trained and under a rotating knob setting (mask off,
-scaling none, temperature, heads off), the same positions and words and the loss within
-1e-3; and for the default model and a few others, every head's rise within 1e-3 and the same
-top three heads (a place may swap with a head whose rise is within 1e-3 of it).
+every zoo model, the 50 everyday sentences of tests/data/ and a handful of hard ones (a [mask],
+one token, past 16 words; past the 128-token context on a few models) as trained and under
+a rotating knob setting (mask off, scaling none, temperature, heads off), the same positions
+and words and the loss within 1e-3; and for the default model and a few others, every head's
+rise within 1e-3 and the same top three heads (a place may swap with a head whose rise is
+within 1e-3 of it).
 
 Cheap by design: every Python reference is computed first, then ONE page (one load of the
 engine for the module) computes every browser number in ONE ``page.evaluate``.
@@ -34,8 +35,7 @@ RANKED = [DEFAULT_NAME, "causal-h8-alibi", "causal-h1-learned", "bidir-h4-rotary
 EVERYDAY = (Path(__file__).resolve().parents[1] / "data" / "everyday_sentences.txt") \
     .read_text(encoding="utf-8").splitlines()
 SENTENCES = [
-    EVERYDAY[0],
-    EVERYDAY[7],
+    *EVERYDAY,  # the issue's 50 sentences, each on every model
     "The dog chased the [mask] into the garden.",
     "x",  # one token: no next-word loss
     "Tim wrote a list: apple chair river moon shoe bell cup. He read it again: apple chair "
@@ -54,10 +54,10 @@ KNOBS = [
     {"causal": False, "scale": "none", "temperature": 0.5, "heads_off": [[1, 0]]},
     {"temperature": 0.5, "heads_off": [[0, 1], [1, 2], [3, 3]]},
 ]
-RANK_CASES = [(DEFAULT_NAME, EVERYDAY[0], {}), (DEFAULT_NAME, SENTENCES[4], {"causal": False}),
+RANK_CASES = [(DEFAULT_NAME, EVERYDAY[0], {}), (DEFAULT_NAME, SENTENCES[-1], {"causal": False}),
               ("causal-h8-alibi", EVERYDAY[7], {}),
               ("causal-h1-learned", EVERYDAY[0], {"scale": "none", "heads_off": [[1, 0]]}),
-              ("bidir-h4-rotary", SENTENCES[2], {})]
+              ("bidir-h4-rotary", SENTENCES[-3], {})]
 COMPUTE = """async ([losses, ranks]) => {
   const E = AttentionExplorer.engine;
   const out = {losses: [], ranks: []};

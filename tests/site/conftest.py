@@ -1,5 +1,7 @@
-"""The static edition built once per test module into a temporary folder, and a plain local
-static server over it (what a teacher's USB stick or a static host does)."""
+"""The static edition built once per test session into a temporary folder, and a plain local
+static server over it (what a teacher's USB stick or a static host does). Both are shared
+by every module of tests/site: read the folder, never change it (a test that needs a
+changed copy builds or copies its own, and serves it with ``serve``)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ class Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory):
     # AE_SITE_DIR: test a folder built already (a quicker loop while changing the page)
     if os.environ.get("AE_SITE_DIR"):
@@ -43,7 +45,7 @@ def serving(directory: Path):
         server.server_close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site_url(site):
     with serving(site) as url:
         yield url
