@@ -186,6 +186,28 @@ def cap_malloc_arenas(n: int = 2) -> None:
         pass
 
 
+OPEN_FILES = 65536  # the soft limit asked for: each connection is an open file
+
+
+def raise_open_file_limit(want: int = OPEN_FILES) -> int | None:
+    """Raise this process's soft limit on open files to ``want`` (at most its hard limit)
+    and return it; None where there is no such limit (not Unix). Linux's soft limit is often
+    1,024, so a class's long-polls and a script's connections would otherwise exhaust it
+    and stop the server accepting anyone (docs/limits.md)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            log.warning("could not raise the open-file limit from %d", soft)
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """``python app.py [--device D] [--host H] [--port P] [--share]``; ``argv`` is the command line
     after the program name."""
@@ -196,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(str(exc))
     cap_malloc_arenas()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    log.info("open files allowed: %s", raise_open_file_limit())
     logging.getLogger("httpx").setLevel(logging.WARNING)  # gradio's own startup pings
     torch.set_num_threads(1)  # one thread per request: two stall when the CPU is shared
     t_imports = time.perf_counter()

@@ -2,7 +2,7 @@
 exactly the listed files (by their content's hash), immutable; a model only when its bytes
 hash as the manifest says, and every served file's sha256 in the page's configuration; the
 texts revalidated by ETag; nothing a request names is joined to a path; every other request
-passed on."""
+passed on; files in flight capped per address, a reader that stops taking them dropped."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from explorer.paths import CHECKPOINTS
+from explorer.server import engine_route
 from explorer.server.engine_route import (
     CONFIG_ID,
     IMMUTABLE,
@@ -128,3 +129,54 @@ def test_the_configuration_carries_every_read_files_sha256():
             assert sha == manifest[name], name
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", head(), re.S)
     assert json.loads(scripts[0][1])["hashes"] == hashes
+
+
+def _asgi_get(app, path: str, send, address: str = "203.0.113.7") -> object:
+    """One GET through the middleware with a ``send`` of the test's own (a slow reader)."""
+    scope = {"type": "http", "method": "GET", "path": path, "headers": [],
+             "client": (address, 5000)}
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+    return app(scope, receive, send)
+
+
+def test_downloads_in_flight_are_capped_per_address_and_a_stalled_one_is_dropped(monkeypatch):
+    """Readers that never take the body hold their address's places until SEND_TIMEOUT_S
+    drops them; meanwhile that address gets 429 with Retry-After at once, another address
+    is served, and the places come back when the stalled ones are dropped."""
+    monkeypatch.setattr(engine_route, "DOWNLOADS_PER_ADDRESS", 3)
+    monkeypatch.setattr(engine_route, "SEND_TIMEOUT_S", 0.5)
+    app = EngineFiles(_app().app, hops=0)
+    path = "/" + urls()["causal-h4-rotary"]
+
+    async def go():
+        stalled = asyncio.Event()  # never set: these readers never take a piece
+
+        async def stuck(message):
+            if message["type"] == "http.response.body":
+                await stalled.wait()
+
+        tasks = [asyncio.create_task(_asgi_get(app, path, stuck)) for _ in range(3)]
+        while app.in_flight["203.0.113.7"] < 3:  # the three are sending their first piece
+            await asyncio.sleep(0.01)
+        refused, other = [], []
+
+        async def keep(into, message):
+            into.append(message)
+        await _asgi_get(app, path, lambda m: keep(refused, m))
+        await _asgi_get(app, path, lambda m: keep(other, m), address="198.51.100.9")
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        after = []
+        await _asgi_get(app, path, lambda m: keep(after, m))
+        return refused, other, outcomes, after
+
+    refused, other, outcomes, after = asyncio.run(go())
+    assert refused[0]["status"] == 429
+    assert (b"retry-after", b"1") in refused[0]["headers"]
+    assert other[0]["status"] == 200
+    body = b"".join(m["body"] for m in other[1:])
+    assert body == files()[urls()["causal-h4-rotary"].split("/", 1)[1]].read_bytes()
+    assert len(other) - 1 == -(-len(body) // engine_route.CHUNK)  # sent in pieces
+    assert all(isinstance(o, TimeoutError) for o in outcomes), outcomes
+    assert after[0]["status"] == 200 and not app.in_flight  # the places came back
