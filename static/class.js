@@ -5,11 +5,14 @@
 // the page read and driven as a person would: static/class_page.js.
 //
 //   teacher  static/class_teacher.js: the class code, the join link and QR code, the
-//            class's predictions live, the roster, the class's Lab runs, "End class".
+//            class's predictions live and who answered, the hold on the pace
+//            (static/class_pace.js: let the students explore, hide the counts until the
+//            reveal, reset the votes), the roster, the class's Lab runs, "End class".
 //   student  a bar (#class-follow): "Following the teacher", the step's choices to predict
 //            with, "Explore on my own" / "Follow again", an optional nickname. A long poll
 //            brings each lead; the page then shows the same step (Set up), view, sentence
-//            and knobs, and opens the answer when the teacher reveals it. Its Lab runs
+//            and knobs, and opens the answer when the teacher reveals it (until the teacher
+//            lets the class explore: no Reveal, Next step, All steps or step list). Its Lab runs
 //            carry its class (classMode.labTag, read by explorer/ui/lab_tab.py's Train).
 //
 // The page's tab titles and the steps' choices come from explorer/ui/class_mode.py: JSON in

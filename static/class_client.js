@@ -16,9 +16,23 @@
 //        is unknown); a failure or refusal waits RETRY_MS and asks again
 //   leader(code, token)   -> {push(state)}: sends a lead when it differs from the last one
 //        sent: "sent" ({version}), "same", "failed" or {ended: message}
-//   answers(code, token, n, step)  -> {answered, students, rows: [{choice, count, share}]}
-//        for step n (its choices from the page's config), or null
+//   answers(code, token, n, step)  -> {answered, students, rows: [{choice, count, share}],
+//        who, hidden, released, hideCounts} for step n (its choices from the page's
+//        config; rows empty while the counts are hidden), or null
 //   answer(code, student, n, choice)  -> true when the server took the prediction
+//   pace(code, token, {released?, hide_counts?})  the teacher lets the class explore (or
+//        holds it again) and hides the counts until the reveal: -> {released, hide_counts}
+//        as they now are, or null
+//   reset(code, token, n)  the teacher forgets step n's votes -> true when done
+//
+// The teacher holds the pace and the answer (issue 49 item 2); two pure functions say what a
+// student's page does with a lead (its state carries released and resets, never an answer):
+//   paced(prev, state)  -> {following, released}: a release lets every student go (they
+//        explore on their own), a hold brings every one back; otherwise as before
+//   gates(state, following)  -> what the page offers: {held} (no Reveal, no Next step, no
+//        All steps, no step list), {revealed} (open the answer: only the teacher's reveal,
+//        while following), {choices} (the step's choices to predict with), {round} (the
+//        choices offered afresh when it changes: the step and its votes' resets)
 export const CODE = /^[A-Z2-9]{6}$/;
 export const RETRY_MS = 2000;
 
@@ -114,18 +128,52 @@ export class ClassClient {
   async answers(code, token, n, step) {
     const r = await this.call("GET", `${code}/answers?step=${n}`, undefined, token);
     if (r.status !== 200 || !step) return null;
-    const { answered = 0, students = 0, counts = {} } = r.data;
-    const rows = step.choices.map((choice) => {
-      const count = counts[choice] || 0;
-      return { choice, count, share: answered ? count / answered : 0 };
-    });
-    return { answered, students, rows };
+    const { answered = 0, students = 0, counts = {}, who = [], hidden = false } = r.data;
+    const rows = hidden
+      ? []
+      : step.choices.map((choice) => {
+          const count = counts[choice] || 0;
+          return { choice, count, share: answered ? count / answered : 0 };
+        });
+    const flags = { released: !!r.data.released, hideCounts: !!r.data.hide_counts };
+    return { answered, students, rows, who, hidden: !!hidden, ...flags };
+  }
+
+  async pace(code, token, flags) {
+    const r = await this.call("POST", code + "/pace", flags, token);
+    return r.status === 200 ? r.data : null;
+  }
+
+  async reset(code, token, n) {
+    const r = await this.call("POST", code + "/reset", { step: n }, token);
+    return r.status === 200;
   }
 
   async answer(code, student, n, choice) {
     const r = await this.call("POST", code + "/answer", { student, step: n, choice });
     return r.status === 200;
   }
+}
+
+// A student's following after a lead: see the header.
+export function paced(prev, state) {
+  const released = !!(state && state.released);
+  let following = prev.following;
+  if (released && !prev.released) following = false; // let go: every student explores
+  if (!released && prev.released) following = true; // held again: every student follows
+  return { following, released };
+}
+
+// What a student's page offers for a lead's state: see the header.
+export function gates(state, following) {
+  const s = state || {};
+  const step = following && s.step ? s.step : null;
+  return {
+    held: !s.released,
+    revealed: !!(step && s.revealed),
+    choices: !!(step && !s.revealed),
+    round: step ? `${step}/${s.resets || 0}` : "",
+  };
 }
 
 export const createClassClient = (options) => new ClassClient(options);

@@ -3,6 +3,13 @@
 // own" / "Follow again" and an optional nickname. Each lead from the long poll
 // (static/class_client.js follow) is shown as a person would: the same step (Set up), view,
 // sentence and knobs, and the answer opened when the teacher reveals it.
+//
+// The teacher holds the pace and the answer (issue 49 item 2): until the teacher lets the
+// class explore, .ae-class-held on <html> takes away every Reveal, "Next step", "All steps"
+// and the step list (static/class.css), so the step's answer opens only with the teacher's
+// reveal, and what gives it away stays covered until then (static/steps.js). A release
+// lets every student go (exploring, "Follow again" to come back); a hold brings them back.
+import { gates, paced } from "./class_client.js";
 import { clickTab, setKnobs, setText } from "./class_page.js";
 import { screen } from "./screen.js";
 
@@ -49,16 +56,18 @@ function showBar(bar) {
   screen.sentenceBottom = () => bar.offsetHeight + below();
 }
 
-// The step's choices as buttons (none once the answer is revealed).
-function offer(ctx, n, revealed) {
+// The step's choices as buttons (none once the answer is revealed; offered afresh when the
+// teacher resets the votes: g.round, static/class_client.js gates).
+function offer(ctx, n, g) {
   const { client, cfg, el, code, student, choices } = ctx;
-  const step = cfg.steps[n - 1];
-  if (!step || revealed) {
+  const step = n && cfg.steps[n - 1];
+  if (!step || !g.choices) {
     choices.replaceChildren();
+    choices.dataset.round = "";
     return;
   }
-  if (choices.dataset.step === String(n)) return;
-  choices.dataset.step = String(n);
+  if (choices.dataset.round === g.round) return;
+  choices.dataset.round = g.round;
   const pick = (c) => {
     const attrs = { type: "button", class: "ae-class-pick", "aria-pressed": "false" };
     const b = el("button", attrs, c);
@@ -75,7 +84,7 @@ function offer(ctx, n, revealed) {
 
 // Show one lead (s: its state with its version).
 async function show(ctx, s) {
-  const { cfg, tools, choices } = ctx;
+  const { cfg, tools } = ctx;
   const shown = tools.shownStep();
   if (s.step && (!shown || shown[1] !== s.step)) await tools.setUpStep(s.step, cfg.views.start);
   if (!s.step) {
@@ -83,23 +92,31 @@ async function show(ctx, s) {
     setKnobs(s.knobs || {});
     setText(s.text || "");
   }
+  // the answer is open exactly when the teacher's is
+  const g = gates(s, true);
   const now = tools.shownStep();
-  if (now && s.revealed) now[0].querySelector("details").open = true;
+  const details = now && now[0].querySelector("details");
+  if (details && details.open !== g.revealed) details.open = g.revealed;
   tools.mark("shown", s.version);
-  if (s.step) offer(ctx, s.step, s.revealed);
-  else {
-    choices.replaceChildren();
-    choices.dataset.step = "";
-  }
+  offer(ctx, s.step, g);
 }
+
+// The bar's words: [its status, its toggle's], following or not, the class released or not.
+const words = (following, released) =>
+  following
+    ? ["Following the teacher", "Explore on my own"]
+    : [released ? "The teacher lets you explore" : "Exploring on your own", "Follow again"];
 
 // tools: {el, setUpStep, shownStep, mark} (static/class.js); classMode: its labTag is set.
 export async function follower(client, cfg, tools, code, classMode) {
   const { el } = tools;
   const joined = await client.join(code);
+  const root = document.documentElement;
   let following = true,
+    released = false,
     state = null,
     busy = false;
+  root.classList.add("ae-class-held");
   const status = el("span", { id: "class-status" }, "Following the teacher");
   const choices = el("span", { id: "class-choices" });
   const toggle = el("button", { id: "class-toggle", type: "button" }, "Explore on my own");
@@ -108,6 +125,7 @@ export async function follower(client, cfg, tools, code, classMode) {
     choices.replaceChildren();
     toggle.hidden = true;
     following = false;
+    root.classList.remove("ae-class-held"); // no class: the page is the student's own
   };
   const student = joined.student;
   const parts = [status, choices, toggle];
@@ -130,16 +148,21 @@ export async function follower(client, cfg, tools, code, classMode) {
     }
     if (state !== s) setTimeout(apply, 0); // a newer lead came while this one was shown
   }
-  toggle.addEventListener("click", () => {
-    following = !following;
-    toggle.textContent = following ? "Explore on my own" : "Follow again";
-    status.textContent = following ? "Following the teacher" : "Exploring on your own";
+  const setFollowing = (on) => {
+    following = on;
+    [status.textContent, toggle.textContent] = words(following, released);
     if (following && state) apply();
-  });
+  };
+  toggle.addEventListener("click", () => setFollowing(!following));
   const message = await client.follow(code, (s) => {
     state = s;
     tools.mark("got", s.version);
-    apply();
+    const now = paced({ following, released }, s);
+    const letGo = now.released !== released;
+    released = now.released;
+    root.classList.toggle("ae-class-held", gates(s, following).held);
+    if (letGo || now.following !== following) setFollowing(now.following);
+    else apply();
   });
   if (message) ended(message);
 }

@@ -1,10 +1,13 @@
 // Class mode, the teacher's page (static/class.js starts it): a panel (#class-panel) with
 // the class code (#class-code), the join link (#class-link) and its QR code, the class's
-// predictions for the shown step as bars that fill live (#class-answers), how many joined
-// and their nicknames, the class's Lab runs on one chart (static/class_lab.js) and "End
-// class". What the page shows (step, revealed, view, sentence, knobs) is read every TICK_MS
-// and sent as one lead when it changed: no request per keystroke beyond one push.
+// predictions for the shown step as bars that fill live (#class-answers; hidden until the
+// reveal if the teacher says so) and who answered, the hold on the pace (static/class_pace.js:
+// let the students explore, hide the counts, reset the votes), how many joined and their
+// nicknames, the class's Lab runs on one chart (static/class_lab.js) and "End class". What
+// the page shows (step, revealed, view, sentence, knobs) is read every TICK_MS and sent as
+// one lead when it changed: no request per keystroke beyond one push.
 import { classLab } from "./class_lab.js";
+import { paceControls, whoAnswered } from "./class_pace.js";
 import { $, el, shownStep, sleep, snapshot } from "./class_page.js";
 
 const TICK_MS = 300;
@@ -36,7 +39,7 @@ function joinBox(code, join) {
   );
 }
 
-async function showAnswers(client, cfg, code, token, bars) {
+async function showAnswers(client, cfg, code, token, bars, pace) {
   const shown = shownStep();
   if (!shown) {
     bars.textContent = "Set up a step: the class's predictions appear here.";
@@ -45,6 +48,7 @@ async function showAnswers(client, cfg, code, token, bars) {
   const n = shown[1];
   const got = await client.answers(code, token, n, cfg.steps[n - 1]);
   if (!got) return;
+  pace.sync(got);
   const rows = got.rows.map(({ choice, count, share }) =>
     el(
       "div",
@@ -54,9 +58,14 @@ async function showAnswers(client, cfg, code, token, bars) {
       el("span", { class: "ae-class-count" }, String(count)),
     ),
   );
+  const hidden = got.hidden
+    ? [el("p", { id: "class-hidden" }, "Counts hidden until the reveal")]
+    : [];
   bars.replaceChildren(
     el("p", {}, `Step ${n}: ${got.answered} of ${got.students} answered`),
+    ...hidden,
     ...rows,
+    whoAnswered(got),
   );
 }
 
@@ -81,11 +90,13 @@ export async function teach(client, cfg, timings, code, token) {
   const bars = el("div", { id: "class-answers", "aria-live": "polite" });
   const roster = el("div", { id: "class-roster" }, "No student has joined yet.");
   const lab = classLab.panel(client.call, code, token);
+  const pace = paceControls(client, code, token, () => (shownStep() || [])[1] || null);
   const box = joinBox(code, join);
   const end = el("button", { id: "class-end", type: "button" }, "End class");
   const summary = el("summary", {}, "Class ", el("strong", { id: "class-code" }, code));
   const attrs = { id: "class-panel", class: "ae-class-panel", open: true };
-  document.body.append(el("details", attrs, summary, box, roster, bars, lab.box, end));
+  const parts = [summary, box, pace.box, roster, bars, lab.box, end];
+  document.body.append(el("details", attrs, ...parts));
   // the QR code's SVG shown as a picture (an <img> runs nothing in it), not as markup
   // (the server's own record of the class's link, fixed when it opened: drawn once)
   client.call("GET", `${code}/qr`).then(
@@ -120,7 +131,7 @@ export async function teach(client, cfg, timings, code, token) {
     }
     try {
       await lead();
-      if (tick % 4 === 0) await showAnswers(client, cfg, code, token, bars);
+      if (tick % 4 === 0) await showAnswers(client, cfg, code, token, bars, pace);
       if (tick % 4 === 2) await lab.update(); // at most about once a second (1.2 s)
       if (tick % 16 === 8) await showRoster(client, code, token, roster);
     } catch {

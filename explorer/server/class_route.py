@@ -15,7 +15,12 @@ class is gone (404: the server restarted or the class was dropped; 410: it ended
 ``GET  /ae-class/<code>/follow?since=V``  ``{version, state}`` / ``{version}`` (timeout)
 ``POST /ae-class/<code>/lead``            body ``{state, teacher?}`` -> ``{version}``
 ``POST /ae-class/<code>/answer``          body ``{student, step, choice}`` -> ``{ok}``
-``GET  /ae-class/<code>/answers?step=N``  ``{answered, students, counts}``
+``GET  /ae-class/<code>/answers?step=N``  ``{answered, students, counts, who, hidden,
+                                          released, hide_counts}`` (teacher)
+``POST /ae-class/<code>/pace``            body ``{released?, hide_counts?}`` -> both
+                                          (teacher: let the class explore, hide counts)
+``POST /ae-class/<code>/reset``           body ``{step}`` -> ``{ok}`` (teacher: the step's
+                                          votes forgotten)
 ``POST /ae-class/<code>/end``             ``{ok}``
 ``GET  /ae-class/<code>/qr``               ``{svg, link}``: the class's join link as a QR code
 ``POST /ae-class/<code>/nickname``        body ``{student, nickname}`` -> ``{nickname}``
@@ -30,7 +35,9 @@ version is not ``since`` (a newer lead, or a page that lost count), else it wait
 ``wait_s`` (25 s) for the next lead on one ``asyncio.Event`` per class: no thread and no
 task per waiter, one lead wakes them all (the registry's ``on_change`` hook sets the
 event), and the ``{version, state}`` JSON is built once per version and sent to each.
-A timeout answers ``{version: since}``; the page asks again.
+A timeout answers ``{version: since}``; the page asks again. The ``state`` a follower gets is
+the registry's follower view (the lead's keys, ``released``, ``resets``): never a step's
+answer, never the counts (only the teacher's token reads ``answers``).
 
 Opening classes is limited per client address (``OPENS_PER_S`` after ``OPEN_BURST``, by the
 client guard's token buckets and address rule); the client guard in front of this
@@ -70,7 +77,7 @@ OPENS_PER_S = 1 / 30  # and then one every 30 s
 HEADERS = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
 ACTIONS = {"join": "POST", "follow": "GET", "lead": "POST", "answer": "POST",
            "answers": "GET", "end": "POST", "qr": "GET", "nickname": "POST",
-           "roster": "GET", "lab": "GET"}
+           "roster": "GET", "lab": "GET", "pace": "POST", "reset": "POST"}
 
 
 class _Refused(Exception):
@@ -214,6 +221,12 @@ class ClassRoutes:
         if action == "nickname":
             return 200, {"nickname": self.rooms.rename(code, data.get("student"),
                                                        data.get("nickname"))}
+        if action == "pace":
+            return 200, self.rooms.pace(code, teacher, data.get("released"),
+                                        data.get("hide_counts"))
+        if action == "reset":
+            self.rooms.reset(code, teacher, data.get("step"))
+            return 200, {"ok": True}
         if action == "answer":
             self.rooms.answer(code, data.get("student"), data.get("step"), data.get("choice"))
             return 200, {"ok": True}

@@ -16,8 +16,13 @@ tokenizer and every model the nine steps use keep working offline after the firs
 
 Shape of OUT::
 
-    index.html  site.js  sw.js  site.css  README.md
+    index.html  site.js  lab_worker.js  sw.js  site.css  README.md
     models/tokenizer.json  models/<name>.safetensors (21)
+    models/snapshots/<default model>/step_NNNNN.safetensors   its training snapshots (step 7)
+
+The default model's training snapshots (checkpoints/snapshots/, listed in its card) are
+copied under the same checks as the models (``_copy_snapshots``), their list (step, tokens,
+train_loss, file) in the configuration's ``snapshots``, within SNAPSHOT_LIMITS.
 """
 
 from __future__ import annotations
@@ -28,16 +33,27 @@ import logging
 import shutil
 from pathlib import Path
 
+from explorer.analysis.snapshots import FILE_RE
 from explorer.models.tokenizer import Tokenizer
-from explorer.models.zoo import CHECKPOINT_DIR, NAME_RE, Zoo, load_zoo, read_manifest
+from explorer.models.zoo import (
+    CHECKPOINT_DIR,
+    DEFAULT_NAME,
+    NAME_RE,
+    Zoo,
+    load_zoo,
+    read_manifest,
+)
 from explorer.paths import STATIC
 from explorer.site.config import site_config
 
 log = logging.getLogger(__name__)
 
 BUNDLE = STATIC / "build" / "site.js"  # scripts/build_js.mjs writes it from static/site/site.js
+LAB_WORKER = STATIC / "build" / "lab_worker.js"  # the Lab's trainer, a Web Worker (step 9)
 WORKER = STATIC / "site" / "sw.js"  # copied as it is, its BUILD filled in
 WORKER_MARK = '/*BUILD*/ { version: "dev", lesson: [] }'
+# the snapshots' folder at most 100 MB in all, no file over 10 MB (a static host's limits)
+SNAPSHOT_LIMITS = (100 * 2**20, 10 * 2**20)
 DEFAULT_APP_URL = "README.md"  # the card below, which names the full app's repository
 CARD = """---
 title: Attention Explorer (static)
@@ -54,8 +70,9 @@ short_description: {short}
 
 Type a sentence and see what every attention head of a small trained transformer does
 with it, or follow Start here's nine steps; the models run in your browser, so this folder
-needs no server, only a static host. The full app (every view, the training snapshots, the
-Lab) is the `attention-explorer` repository: `pip install -r requirements.txt && python app.py`.
+needs no server, only a static host; the Lab trains its tiny transformer in the browser too.
+The full app (every view, class mode) is the `attention-explorer` repository:
+`pip install -r requirements.txt && python app.py`.
 """
 SHORT_DESCRIPTION = "Every attention head of a small transformer, in your browser"
 
@@ -94,15 +111,77 @@ def _copy_files(checkpoints: Path, zoo: Zoo, models: Path) -> dict[str, str]:
     return hashes
 
 
+def _snapshot_list(card: Path) -> list:
+    """The card's "snapshots" entries (a missing or unreadable card: none)."""
+    try:
+        entries = json.loads(card.read_text()).get("snapshots") or []
+    except (OSError, ValueError, AttributeError) as exc:
+        log.warning("no training snapshots in the static edition: %s (%s)", card.name, exc)
+        return []
+    return entries if isinstance(entries, list) else []
+
+
+def _snapshot_entry(entry) -> dict | None:
+    """{step, tokens, train_loss, file} of a card's entry, or None when it is not one."""
+    if not isinstance(entry, dict) or not FILE_RE.match(str(entry.get("file", ""))):
+        return None
+    try:
+        loss = entry.get("train_loss")
+        return {"step": int(entry["step"]), "tokens": int(entry["tokens"]),
+                "train_loss": None if loss is None else float(loss), "file": entry["file"]}
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _copy_snapshots(checkpoints: Path, models: Path, name: str = DEFAULT_NAME
+                    ) -> tuple[list[dict], dict[str, str]]:
+    """Copy ``name``'s training snapshots its card lists into models/snapshots/<name>/, each
+    checked against checkpoints/manifest.json as _copy_files checks a model; return their
+    entries by step and "snapshots/<name>/<file>" -> sha256. One that is not listed, hashes
+    otherwise or is past SNAPSHOT_LIMITS is skipped with a warning."""
+    manifest = read_manifest(checkpoints)
+    folder = models / "snapshots" / name  # made for the first snapshot copied
+    total_limit, file_limit = SNAPSHOT_LIMITS
+    entries, hashes, total = [], {}, 0
+    for raw in _snapshot_list(checkpoints / f"{name}.json"):
+        entry = _snapshot_entry(raw)
+        if entry is None:
+            log.warning("leaving a training snapshot out: its card entry is not one (%r)", raw)
+            continue
+        rel = f"snapshots/{name}/{entry['file']}"
+        try:
+            data = (checkpoints / rel).read_bytes()
+        except OSError as exc:
+            log.warning("leaving %s out of the static edition: %s", rel, exc)
+            continue
+        sha = hashlib.sha256(data).hexdigest()
+        why = ("its sha256 differs from checkpoints/manifest.json's"
+               if sha != manifest.get(rel) else
+               "over 10 MB" if len(data) > file_limit else
+               "the snapshots would pass 100 MB" if total + len(data) > total_limit else "")
+        if why:
+            log.warning("leaving %s out of the static edition: %s", rel, why)
+            (folder / entry["file"]).unlink(missing_ok=True)
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / entry["file"]).write_bytes(data)
+        hashes[rel] = sha
+        total += len(data)
+        entries.append(entry)
+    return sorted(entries, key=lambda e: e["step"]), hashes
+
+
 def _worker(out: Path, config: dict) -> str:
     """sw.js with its BUILD: the version, a hash of the page (its configuration holds every
     model's sha256), its script and its style, so that a new build is a new worker with a
     cache of its own; and the files the lesson needs offline, relative to the page."""
     digest = hashlib.sha256()
-    for name in ("index.html", "site.js", "site.css"):
+    for name in ("index.html", "site.js", "site.css", "lab_worker.js"):
         digest.update((out / name).read_bytes())
-    lesson = ["./", "site.js", "site.css", "models/tokenizer.json",
-              *(f"models/{m}.safetensors" for m in config["lessonModels"])]
+    lesson = ["./", "site.js", "site.css", "lab_worker.js", "models/tokenizer.json",
+              *(f"models/{m}.safetensors" for m in config["lessonModels"]),
+              *(f"models/snapshots/{config['snapshots']['model']}/{s['file']}"
+                for s in config["snapshots"]["list"])]
     text = WORKER.read_text(encoding="utf-8")
     assert WORKER_MARK in text, f"{WORKER} has lost its BUILD marker"
     data = json.dumps({"version": digest.hexdigest()[:16], "lesson": lesson})
@@ -118,9 +197,12 @@ def build(out: Path, app_url: str | None = None, checkpoints: Path = CHECKPOINT_
     zoo = load_zoo(checkpoints, tok.vocab_size)
     hashes = _copy_files(checkpoints, zoo, out / "models")
     shutil.copyfile(BUNDLE, out / "site.js")
+    shutil.copyfile(LAB_WORKER, out / "lab_worker.js")
     shutil.copyfile(STATIC / "site" / "site.css", out / "site.css")
     models = [name.removesuffix(".safetensors") for name in hashes if name != "tokenizer.json"]
-    config = site_config(zoo, tok, models, app_url or DEFAULT_APP_URL, hashes)
+    snapshots, snapshot_hashes = _copy_snapshots(checkpoints, out / "models")
+    config = site_config(zoo, tok, models, app_url or DEFAULT_APP_URL,
+                         {**hashes, **snapshot_hashes}, snapshots)
     (out / "index.html").write_text(_page(config), encoding="utf-8")
     (out / "sw.js").write_text(_worker(out, config), encoding="utf-8")
     (out / "README.md").write_text(CARD.format(short=SHORT_DESCRIPTION), encoding="utf-8")

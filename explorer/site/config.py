@@ -3,7 +3,8 @@ and choices (explorer/views/controls.py), the canvas colours (grid_payload.canva
 the Start here steps (explorer/views/start_here.py, in the static edition's words), the
 shuffle test's readings (explorer/analysis/positional_views.equivariance_gap), the
 grid's markup and CSS (their one source, explorer/views/grid_markup.py, as the app's Explore
-and the notebook use) and Inside one head's words and colours (explorer/views/inside.py)."""
+and the notebook use), Inside one head's words and colours (explorer/views/inside.py) and
+the Lab's words for step 9 (explorer/views/lab.py's, through lab_words.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from types import SimpleNamespace
 from explorer.analysis.positional_views import equivariance_gap
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import DEFAULT_NAME, Zoo, checkpoint_name
+from explorer.site.lab_words import lab_words
 from explorer.site.markdown import to_html
 from explorer.views.controls import (
     HEADS,
@@ -30,22 +32,23 @@ from explorer.views.start_here import DEFAULTS, Step, default_path
 # What the static page draws for a step, by the view the step opens (static/site/steps.js):
 # Explore's large head over the grid; Ablate's guesses before -> after and ranking; the
 # Positional encodings view's shuffle test; Compare's one head as trained and with the
-# step's own scaling; Patch's heatmap. Through training and the Lab are the full app's
-# ("app": the step's text, and a line with the link).
+# step's own scaling; Patch's heatmap; the Lab's run, trained in the browser (lab_words.py).
+# Through training's slider over the default model's training snapshots, their heads and
+# curves (static/site/fig_snapshots.js). "app" (the step's text, and a line with the link to
+# the full app) is for a view the page does not have: none at present.
 FIGURES = {"explore": "large", "ablate": "ablate", "positional": "shuffle",
-           "compare": "compare", "patch": "patch", "training": "app", "lab": "app"}
+           "compare": "compare", "patch": "patch", "training": "snapshots", "lab": "lab"}
 # An Explore step that turns a knob away from training (step 4's mask) shows the loss as
 # trained and now beside its large head, as the app's guesses legend does.
 TRAINED_KNOBS = ("objective", "heads", "pos", "mask", "scaling", "temperature")
 # The static edition's one line on a step whose view only the full app has (the link follows).
-IN_THE_APP = {
-    "training": "This step's view, Through training, is in the full app: its training "
-                "snapshots do not run in the browser yet.",
-    "lab": "The Lab runs in the full app until this page has a Lab of its own.",
-}
+IN_THE_APP: dict[str, str] = {}
 # A figure of the app's that the static page draws under another selector; the others a
 # step hides (the shuffle test's and the Patch view's elem ids) are drawn under the app's.
-SAME_AS = {"#predictions": "#head-large .ae-grid-guesses"}
+SAME_AS = {# the guesses' legend; at step 4 it carries the losses, which this page lists
+           "#predictions": "#head-large .ae-grid-guesses, #losses",
+           # Through training's intro: the curves' story across every snapshot
+           "#training-intro": "#snapshots-summary"}
 # The knobs a step sets (explorer.views.controls.CONTROL_NAMES but the theme: the page's
 # follows the system's).
 CONTROL_ORDER = ("objective", "heads", "pos", "mask", "scaling", "temperature", "layer",
@@ -69,8 +72,9 @@ def _step(step: Step) -> dict:
         "elsewhere": IN_THE_APP.get(step.tab, ""),
         "text": controls.get("text", ""),
         "controls": {k: controls[k] for k in CONTROL_ORDER},
-        # the view's own controls: Compare's scaling, Patch's corrupted sentence
-        "own": {k: v for k, v in step.own.items() if k in ("scaling", "corrupt")},
+        # the view's own controls: Compare's scaling, Patch's corrupted sentence, the Lab's
+        # layers
+        "own": {k: v for k, v in step.own.items() if k in ("scaling", "corrupt", "layers")},
         # what gives the answer away, covered until Reveal (CSS selectors of our own markup)
         "hidden": [SAME_AS.get(s, s) for s in step.hidden],
     }
@@ -106,9 +110,11 @@ def lesson_models(steps: list[Step], models: list[str]) -> list[str]:
 
 
 def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
-                hashes: dict[str, str]) -> dict:
+                hashes: dict[str, str], snapshots: list[dict] | None = None) -> dict:
     """Everything site.js reads (one JSON object, inlined into index.html). ``hashes``: file
-    name under models/ -> sha256, for the engine to check each file against (build.py)."""
+    name under models/ -> sha256, for the engine to check each file against (build.py);
+    ``snapshots``: the default model's training snapshots copied, [{step, tokens,
+    train_loss, file}] by step (under models/snapshots/<model>/)."""
     steps = default_path(zoo, tok, edition="static")
     examples = list(dict.fromkeys(s.controls().get("text", "") for s in steps))
     # what the caption says for a combination of knobs that has no trained model
@@ -134,6 +140,9 @@ def site_config(zoo: Zoo, tok: Tokenizer, models: list[str], app_url: str,
         "missing": missing,
         "engineTexts": engine_texts(),  # static/engine/payload.js's words, set, not fetched
         "inside": inside_words(),
+        # step 7's training snapshots (static/site/fig_snapshots.js)
+        "snapshots": {"model": DEFAULT_NAME, "list": list(snapshots or [])},
+        "lab": lab_words(),  # step 9's run, trained in the browser (static/site/fig_lab.js)
     }
 
 

@@ -11,6 +11,14 @@ lock, so the route layer may call it from the event loop or from worker threads 
 * A lead replaces the class's one *state* (step, view, sentence, knobs, revealed) and bumps
   its *version*; a follower asks :meth:`~Classrooms.snapshot` for ``(version, state)`` and
   shows the state when the version is newer than the one it has.
+* **The teacher holds the pace and the answer** (issue 49 item 2). What a follower gets is
+  :func:`follower_view`: the lead's keys (never an answer: a lead has none, and a step's
+  answer opens on a follower's page only when ``revealed``), whether the teacher has let
+  the class explore (``released``, :meth:`~Classrooms.pace`) and how many times votes
+  were reset (``resets``, :meth:`~Classrooms.reset`: a student's page then offers its
+  choices afresh); never the counts. The teacher may hide the counts until the reveal
+  (``hide_counts``: :meth:`~Classrooms.answers` then gives how many answered and who, not
+  what). Each of these actions costs O(1), whatever the class's size.
 
 **Waiting for the next lead (push).** This module owns no thread, condition or event loop:
 waiting is the route layer's business (asyncio there, no thread per waiter). The registry
@@ -40,70 +48,51 @@ page can tell its student.
 
 from __future__ import annotations
 
-import math
-import re
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from explorer.views.class_checks import (  # noqa: F401 (re-exported: the registry's words)
+    ALPHABET,
+    CHOICE_CHARS,
+    CODE,
+    CODE_LENGTH,
+    MALFORMED,
+    NICKNAME_CHARS,
+    STATE_KEYS,
+    STEPS,
+    ClassEnded,
+    ClassError,
+    Forbidden,
+    Full,
+    UnknownClass,
+    check_state,
+    check_step,
+    default_state,
+    normal_code,
+    plain,
+)
 from explorer.views.start_here_choices import CHOICES, UNSURE
 
-ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector
-CODE_LENGTH = 6
-CODE = re.compile(f"^[{ALPHABET}]{{{CODE_LENGTH}}}$")
 MAX_CLASSES = 200
 MAX_STUDENTS = 500
 IDLE_S = 30 * 60.0  # no request from the teacher's page for this long: the class expires
 # A full server also drops classes never led and never joined once this old (a script that
 # opens classes and does nothing with them cannot keep a real teacher out)
 UNUSED_S = 120.0
-STEPS = 21  # a step is 0..20
-NICKNAME_CHARS = 24
-CHOICE_CHARS = 80
-TEXT_CHARS = 10_000
-MAX_KNOBS = 20
-KNOB_CHARS = 200  # a knob's string value
-NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")  # a view's or a knob's name
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-STATE_KEYS = ("step", "view", "text", "knobs", "revealed")
 ENDED = "This class has ended."
 # An unknown code is a mistyped one, one never opened, or one this server no longer holds
 # (it restarted, or dropped the class long after it ended): the server cannot tell which.
 UNKNOWN = ("No class has this code on this server. Check the code with your teacher (a "
            "class also ends when the server restarts).")
-MALFORMED = (f"That is not a class code: a code is {CODE_LENGTH} letters and digits, "
-             "like K7PX2M.")
 
 
 def lesson_choices(step: int) -> tuple[str, ...]:
     """What a student may answer to Start here's step ``step`` (1-based, as the page sends
     it): its choices and "Not sure" (a step without choices: only that)."""
     return (*CHOICES.get(step, ()), UNSURE)
-
-
-class ClassError(Exception):
-    """A refused request: ``status`` is the HTTP status the route answers, the message
-    is for the person (plain text)."""
-
-    status = 400
-
-
-class Forbidden(ClassError):
-    status = 403
-
-
-class UnknownClass(ClassError):
-    status = 404
-
-
-class ClassEnded(ClassError):
-    status = 410
-
-
-class Full(ClassError):
-    status = 429
 
 
 @dataclass
@@ -116,77 +105,21 @@ class _Class:
     version: int = 0
     state: dict = field(default_factory=lambda: default_state())
     students: dict[str, str] = field(default_factory=dict)  # id -> nickname ("" if none)
+    numbers: dict[str, int] = field(default_factory=dict)  # id -> n of "student n"
+    joined: int = 0  # joins so far: the next student is "student joined + 1"
+    released: bool = False  # the teacher let the class explore (Next step, All steps)
+    hide_counts: bool = False  # the counts stay hidden until the step's answer is revealed
+    resets: int = 0  # how many times the teacher reset a step's votes
+    shown: dict = field(default_factory=lambda: follower_view(default_state(), False, 0))
     answers: dict[int, dict[str, str]] = field(default_factory=dict)
     runs: dict[str, int] = field(default_factory=dict)  # student id -> their newest Lab run
     ended: float | None = None  # when it ended (by the teacher or idle), None while open
 
 
-def default_state() -> dict:
-    """What a follower sees before the teacher's first lead."""
-    return {"step": None, "view": "start", "text": "", "knobs": {}, "revealed": False}
-
-
-def plain(value, limit: int) -> str:
-    """``value`` as plain one-line text: control and direction characters out, spaces at
-    the ends stripped, at most ``limit`` characters. Not a string: refused."""
-    if not isinstance(value, str):
-        raise ClassError("Expected text.")
-    return CONTROL.sub("", value).strip()[:limit]
-
-
-def _step(value, allow_none: bool = False) -> int | None:
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < STEPS:
-        raise ClassError(f"A step is a whole number from 0 to {STEPS - 1}.")
-    return value
-
-
-def _knob(name, value):
-    if not isinstance(name, str) or not NAME.match(name):
-        raise ClassError("A knob's name is a short identifier (letters, digits, _ or -).")
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ClassError(f"Knob {name}: not a finite number.")
-        return value
-    if isinstance(value, str) and len(value) <= KNOB_CHARS:
-        return value
-    raise ClassError(f"Knob {name}: a number, true/false or text of at most "
-                     f"{KNOB_CHARS} characters.")
-
-
-def check_state(state) -> dict:
-    """The state a lead sends, validated and bounded into a new dict (missing keys take
-    :func:`default_state`'s values); anything else is refused with a message."""
-    if not isinstance(state, dict):
-        raise ClassError("The teacher's state is a JSON object.")
-    extra = sorted(set(state) - set(STATE_KEYS))
-    if extra:
-        raise ClassError(f"Unknown part of the state: {extra[0][:40]!r} "
-                         f"(allowed: {', '.join(STATE_KEYS)}).")
-    out = {**default_state(), **state}
-    out["step"] = _step(out["step"], allow_none=True)
-    if not isinstance(out["view"], str) or not NAME.match(out["view"]):
-        raise ClassError("A view is a short name (letters, digits, _ or -).")
-    if not isinstance(out["text"], str) or len(out["text"]) > TEXT_CHARS:
-        raise ClassError(f"The sentence is text of at most {TEXT_CHARS:,} characters.")
-    knobs = out["knobs"]
-    if not isinstance(knobs, dict) or len(knobs) > MAX_KNOBS:
-        raise ClassError(f"Knobs are an object of at most {MAX_KNOBS} name: value pairs.")
-    out["knobs"] = {k: _knob(k, v) for k, v in knobs.items()}
-    if not isinstance(out["revealed"], bool):
-        raise ClassError("'revealed' is true or false.")
-    return out
-
-
-def normal_code(code) -> str:
-    """A code as typed (any case, spaces around) in its stored form; unknown if malformed."""
-    code = code.strip().upper() if isinstance(code, str) else ""
-    if not CODE.match(code):
-        raise UnknownClass(MALFORMED)
-    return code
+def follower_view(state: dict, released: bool, resets: int) -> dict:
+    """What a follower's page is sent: the lead's own keys only (whatever a lead may hold
+    besides, never an answer or a count), the class's pace and its resets. A new dict."""
+    return {**{k: state[k] for k in STATE_KEYS}, "released": released, "resets": resets}
 
 
 class Classrooms:
@@ -220,8 +153,9 @@ class Classrooms:
         keeps only what its "has ended" answer needs."""
         if room.ended is None and now - room.touched >= self.idle_s:
             room.ended = now
-            room.students, room.answers, room.runs = {}, {}, {}
+            room.students, room.numbers, room.answers, room.runs = {}, {}, {}, {}
             room.state = default_state()
+            room.shown = follower_view(room.state, False, 0)
         return room.ended is not None
 
     def _get(self, code, now: float) -> _Class:
@@ -283,6 +217,8 @@ class Classrooms:
                 raise Full(f"This class is full ({self.max_students} students).")
             student = secrets.token_urlsafe(12)
             room.students[student] = name
+            room.joined += 1
+            room.numbers[student] = room.joined
             return student
 
     def _student(self, code, student, now: float) -> _Class:
@@ -325,21 +261,63 @@ class Classrooms:
         with self._lock:
             room = self._teacher(code, token, self.clock())
             room.state = state
-            room.version += 1
-            version, key = room.version, normal_code(code)
+            version = self._publish(room)
+            key = normal_code(code)
         self._notify([key])
         return version
 
+    @staticmethod
+    def _publish(room: _Class) -> int:
+        """(under the lock) The followers' new view of ``room``; its new version."""
+        room.shown = follower_view(room.state, room.released, room.resets)
+        room.version += 1
+        return room.version
+
+    def pace(self, code, token, released=None, hide_counts=None) -> dict:
+        """(teacher only) Let the class explore (``released`` true: a follower's page offers
+        Next step and All steps) or hold it again, and hide the counts until the reveal or
+        show them; None leaves a flag as it is. ``{released, hide_counts}``, as they are now.
+        O(1): a change of ``released`` is one new version for every follower."""
+        for flag in (released, hide_counts):
+            if flag is not None and not isinstance(flag, bool):
+                raise ClassError("'released' and 'hide_counts' are true or false.")
+        with self._lock:
+            room = self._teacher(code, token, self.clock())
+            if hide_counts is not None:
+                room.hide_counts = hide_counts
+            changed = released is not None and released != room.released
+            if changed:
+                room.released = released
+                self._publish(room)
+            now = {"released": room.released, "hide_counts": room.hide_counts}
+            key = normal_code(code)
+        if changed:
+            self._notify([key])
+        return now
+
+    def reset(self, code, token, step) -> None:
+        """(teacher only) Forget every answer to ``step``: the class votes again (each
+        follower's page is told, so it offers the choices afresh). O(1) work here."""
+        step = check_step(step)
+        with self._lock:
+            room = self._teacher(code, token, self.clock())
+            room.answers.pop(step, None)
+            room.resets += 1
+            self._publish(room)
+            key = normal_code(code)
+        self._notify([key])
+
     def snapshot(self, code) -> tuple[int, dict]:
-        """(version, state) of class ``code``: what its followers show. The state dict is
-        never changed afterwards; do not change it either."""
+        """(version, state) of class ``code``: what its followers show (:func:`follower_view`:
+        no answer, no counts). The state dict is never changed afterwards; do not change it
+        either."""
         with self._lock:
             room = self._get(code, self.clock())
-            return room.version, room.state
+            return room.version, room.shown
 
     def answer(self, code, student, step, choice) -> None:
         """Student ``student``'s prediction for ``step`` (their latest one counts)."""
-        step = _step(step)
+        step = check_step(step)
         choice = plain(choice, CHOICE_CHARS)
         if not choice:
             raise ClassError("An answer is a short non-empty text.")
@@ -347,21 +325,33 @@ class Classrooms:
             room = self._student(code, student, self.clock())
             if self.choices is not None and choice not in self.choices(step):
                 raise ClassError("That is not one of this step's choices.")
+            if room.state["step"] == step and room.state["revealed"]:
+                raise ClassError("This step's answer has been revealed: too late to predict.")
             room.answers.setdefault(step, {})[student] = choice
 
     def answers(self, code, token, step) -> dict:
         """The class's answers to ``step`` (teacher only): ``{"answered": n, "students": m,
-        "counts": {choice: n}}``, counts most frequent first."""
-        step = _step(step)
+        "counts": {choice: n}, "who": [name], "hidden", "released", "hide_counts"}``:
+        counts most frequent first; ``who``, those who answered in the order they joined
+        (their nickname, else "student 7": plain text); ``hidden`` when the teacher hides
+        the counts and ``step``'s answer is not revealed: ``counts`` is then empty."""
+        step = check_step(step)
         with self._lock:
             room = self._teacher(code, token, self.clock())
-            given = list(room.answers.get(step, {}).values())
+            mine = room.answers.get(step, {})
+            given = list(mine.values())
+            who = sorted((room.numbers.get(s, 0), room.students.get(s, "")) for s in mine)
             students = len(room.students)
+            shown = room.state["step"] == step and room.state["revealed"]
+            hidden = room.hide_counts and not shown
+            flags = {"released": room.released, "hide_counts": room.hide_counts}
         counts: dict[str, int] = {}
-        for choice in given:
+        for choice in [] if hidden else given:
             counts[choice] = counts.get(choice, 0) + 1
         ordered = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        return {"answered": len(given), "students": students, "counts": ordered}
+        names = [name or f"student {n}" for n, name in who]
+        return {"answered": len(given), "students": students, "counts": ordered,
+                "who": names, "hidden": hidden, **flags}
 
     def end(self, code, token) -> None:
         """The teacher ends the class: every follower is told so."""

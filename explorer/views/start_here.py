@@ -12,9 +12,10 @@ they are on the first screen of a laptop, a projector and a phone (explorer/ui/s
 
 The texts serve two editions: the full app (``edition="app"``, the default) and the static
 edition (``"static"``, explorer/site/), whose page computes Explore, Ablate, the shuffle test,
-the scaling comparison and Patch in the browser but has neither Through training nor the
-Lab, nor the app's sliders and pattern table. The prose is written once; where a phrase
-names something only one edition has, :func:`_by` picks that edition's short alternative.
+the scaling comparison, the training snapshots and Patch in the browser and trains the Lab's
+runs there, but has neither the app's sliders and pattern table nor the class's table.
+The prose is written once; where a phrase names something only one edition has,
+:func:`_by` picks that edition's short alternative.
 
 Pure data and functions: no gradio, no torch, no user text in any string here. The numbers
 a step quotes about the model come from its evaluation or from
@@ -352,8 +353,9 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              + _mask_answer(ind, measured, edition),
              "explore", {"text": STORY, "mask": "off", **at_ind},
              # the guesses' legend gives the sentence's loss as trained and now: the top
-             # guess gets worse while the sentence gets easier (issue 42 item 5)
-             figures=("head-large", "predictions")),
+             # guess gets worse while the sentence gets easier (issue 42 item 5); that
+             # legend (and the static page's list of losses) is the second answer
+             figures=("head-large", "predictions"), hidden=("#predictions",)),
         Step("5 · No positional encoding",
              "**Positional encoding** is now *none* (done for you). The shuffle test mixes up "
              "the words and compares the attention on both orders. In it the **causal "
@@ -383,16 +385,17 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              # the head as trained and now, side by side (issue 42 item 7): the left is the
              # knobs (as trained), the right the Compare view's own
              figures=("cmp-left", "cmp-right"),
+             hidden=("#cmp-right",),  # the head without scaling is the answer
              own={**{k: DEFAULTS[k] for k in ("objective", "heads", "pos", "mask",
                                               "temperature")}, "scaling": "none"}),
         Step("7 · How heads appear",
-             _by(edition, "The view", "There, the view") + " starts at the first snapshot, "
-             "almost untrained. Slide **Training snapshot** to the right, one snapshot at a "
-             "time, and watch the status and the curves.",
+             _by(edition, "The view starts", "The slider below starts") + " at the first "
+             "snapshot, almost untrained. Slide **Training snapshot** to the right, one "
+             "snapshot at a time, and watch the "
+             + _by(edition, "status", "numbers, the heads") + " and the curves.",
              "On the lower chart, which rises first: the previous word (solid) or the copy "
              "(dotted)?",
-             "The previous word. While "
-             + _by(edition, "the", "the full app's") + " dotted copy curve (this list said "
+             "The previous word. While the dotted copy curve (this list said "
              "twice) stays near zero, the solid curve climbs over the first snapshots to about "
              "half of the best head's attention. Then, between two snapshots, copying appears "
              "suddenly, and the previous-word head sharpens at the same moment: the copying "
@@ -416,11 +419,10 @@ def steps(evaluation: dict | None, measured: Measured | None = None,
              hidden=("#patch-heads", "#patch-reading", "#patch-guesses",
                      "#patch-pair .virtual-body > .virtual-row:nth-child(3)")),
         Step("9 · Train your own",
-             _by(edition, "A", "There, a") + " tiny transformer learns random words in which "
-             "a block is said twice. "
+             "A tiny transformer learns random words in which a block is said twice. "
              + _by(edition, "**Layers** is now *1*: press", "Set **Layers** to *1*, press")
-             + " **Train** and watch the induction score; then train *2* layers. The class's "
-             "table keeps both runs.",
+             + " **Train** and watch the induction score; then train *2* layers. "
+             + _by(edition, "The class's table", "This browser's table") + " keeps both runs.",
              "Can a model with one layer grow an induction head? And with two?",
              _lab_answer(lab), "lab", {"text": STORY},
              figures=("lab-run",), key="lab-run",  # Train, the status, the chart

@@ -1644,18 +1644,44 @@
     async answers(code, token, n, step) {
       const r = await this.call("GET", `${code}/answers?step=${n}`, void 0, token);
       if (r.status !== 200 || !step) return null;
-      const { answered = 0, students = 0, counts = {} } = r.data;
-      const rows = step.choices.map((choice) => {
+      const { answered = 0, students = 0, counts = {}, who = [], hidden = false } = r.data;
+      const rows = hidden ? [] : step.choices.map((choice) => {
         const count = counts[choice] || 0;
         return { choice, count, share: answered ? count / answered : 0 };
       });
-      return { answered, students, rows };
+      const flags = { released: !!r.data.released, hideCounts: !!r.data.hide_counts };
+      return { answered, students, rows, who, hidden: !!hidden, ...flags };
+    }
+    async pace(code, token, flags) {
+      const r = await this.call("POST", code + "/pace", flags, token);
+      return r.status === 200 ? r.data : null;
+    }
+    async reset(code, token, n) {
+      const r = await this.call("POST", code + "/reset", { step: n }, token);
+      return r.status === 200;
     }
     async answer(code, student, n, choice) {
       const r = await this.call("POST", code + "/answer", { student, step: n, choice });
       return r.status === 200;
     }
   };
+  function paced(prev, state2) {
+    const released = !!(state2 && state2.released);
+    let following2 = prev.following;
+    if (released && !prev.released) following2 = false;
+    if (!released && prev.released) following2 = true;
+    return { following: following2, released };
+  }
+  function gates(state2, following2) {
+    const s = state2 || {};
+    const step = following2 && s.step ? s.step : null;
+    return {
+      held: !s.released,
+      revealed: !!(step && s.revealed),
+      choices: !!(step && !s.revealed),
+      round: step ? `${step}/${s.resets || 0}` : ""
+    };
+  }
   var createClassClient = (options) => new ClassClient(options);
 
   // static/class_page.js
@@ -1887,6 +1913,49 @@
     }
   };
 
+  // static/class_pace.js
+  var RELEASE = "Let students explore";
+  var HOLD = "Hold the class";
+  function paceControls(client, code, token, step) {
+    const release = el("button", { id: "class-release", type: "button" }, RELEASE);
+    release.setAttribute("aria-pressed", "false");
+    const hide = el("input", { id: "class-hide-counts", type: "checkbox" });
+    const hideLabel = el("label", { class: "ae-class-check" }, hide, " Hide counts until the reveal");
+    const reset = el("button", { id: "class-reset", type: "button" }, "Reset votes");
+    const said = el("span", { class: "ae-class-said", "aria-live": "polite" });
+    const sync = (flags) => {
+      if (!flags) return;
+      release.setAttribute("aria-pressed", String(!!flags.released));
+      release.textContent = flags.released ? HOLD : RELEASE;
+      hide.checked = !!(flags.hideCounts ?? flags.hide_counts);
+    };
+    release.addEventListener("click", async () => {
+      const on = release.getAttribute("aria-pressed") !== "true";
+      sync(await client.pace(code, token, { released: on }));
+    });
+    hide.addEventListener("change", async () => {
+      sync(await client.pace(code, token, { hide_counts: hide.checked }));
+    });
+    reset.addEventListener("click", async () => {
+      const n = step();
+      if (!n) return;
+      said.textContent = await client.reset(code, token, n) ? `Step ${n}'s votes were reset.` : "Could not reset the votes.";
+    });
+    const box = el(
+      "div",
+      { id: "class-pace", class: "ae-class-pace" },
+      release,
+      reset,
+      hideLabel,
+      said
+    );
+    return { box, sync };
+  }
+  function whoAnswered(got) {
+    if (!got.who.length) return el("p", { id: "class-who", class: "ae-class-names" }, "");
+    return el("p", { id: "class-who", class: "ae-class-names" }, "Answered: " + got.who.join(" · "));
+  }
+
   // static/class_teacher.js
   var TICK_MS = 300;
   function joinBox(code, join) {
@@ -1914,7 +1983,7 @@
       )
     );
   }
-  async function showAnswers(client, cfg, code, token, bars) {
+  async function showAnswers(client, cfg, code, token, bars, pace) {
     const shown = shownStep();
     if (!shown) {
       bars.textContent = "Set up a step: the class's predictions appear here.";
@@ -1923,6 +1992,7 @@
     const n = shown[1];
     const got = await client.answers(code, token, n, cfg.steps[n - 1]);
     if (!got) return;
+    pace.sync(got);
     const rows = got.rows.map(
       ({ choice, count, share }) => el(
         "div",
@@ -1932,9 +2002,12 @@
         el("span", { class: "ae-class-count" }, String(count))
       )
     );
+    const hidden = got.hidden ? [el("p", { id: "class-hidden" }, "Counts hidden until the reveal")] : [];
     bars.replaceChildren(
       el("p", {}, `Step ${n}: ${got.answered} of ${got.students} answered`),
-      ...rows
+      ...hidden,
+      ...rows,
+      whoAnswered(got)
     );
   }
   async function showRoster(client, code, token, box) {
@@ -1955,11 +2028,13 @@
     const bars = el("div", { id: "class-answers", "aria-live": "polite" });
     const roster = el("div", { id: "class-roster" }, "No student has joined yet.");
     const lab = classLab.panel(client.call, code, token);
+    const pace = paceControls(client, code, token, () => (shownStep() || [])[1] || null);
     const box = joinBox(code, join);
     const end = el("button", { id: "class-end", type: "button" }, "End class");
     const summary = el("summary", {}, "Class ", el("strong", { id: "class-code" }, code));
     const attrs = { id: "class-panel", class: "ae-class-panel", open: true };
-    document.body.append(el("details", attrs, summary, box, roster, bars, lab.box, end));
+    const parts = [summary, box, pace.box, roster, bars, lab.box, end];
+    document.body.append(el("details", attrs, ...parts));
     client.call("GET", `${code}/qr`).then(
       (r) => {
         if (r.data.svg) {
@@ -1993,7 +2068,7 @@
       }
       try {
         await lead();
-        if (tick % 4 === 0) await showAnswers(client, cfg, code, token, bars);
+        if (tick % 4 === 0) await showAnswers(client, cfg, code, token, bars, pace);
         if (tick % 4 === 2) await lab.update();
         if (tick % 16 === 8) await showRoster(client, code, token, roster);
       } catch {
@@ -2040,15 +2115,16 @@
     const below = screen.sentenceBottom;
     screen.sentenceBottom = () => bar.offsetHeight + below();
   }
-  function offer(ctx, n, revealed2) {
+  function offer(ctx, n, g) {
     const { client, cfg, el: el2, code, student, choices } = ctx;
-    const step = cfg.steps[n - 1];
-    if (!step || revealed2) {
+    const step = n && cfg.steps[n - 1];
+    if (!step || !g.choices) {
       choices.replaceChildren();
+      choices.dataset.round = "";
       return;
     }
-    if (choices.dataset.step === String(n)) return;
-    choices.dataset.step = String(n);
+    if (choices.dataset.round === g.round) return;
+    choices.dataset.round = g.round;
     const pick = (c) => {
       const attrs = { type: "button", class: "ae-class-pick", "aria-pressed": "false" };
       const b = el2("button", attrs, c);
@@ -2063,7 +2139,7 @@
     choices.replaceChildren("Your prediction: ", ...step.choices.map(pick));
   }
   async function show(ctx, s) {
-    const { cfg, tools, choices } = ctx;
+    const { cfg, tools } = ctx;
     const shown = tools.shownStep();
     if (s.step && (!shown || shown[1] !== s.step)) await tools.setUpStep(s.step, cfg.views.start);
     if (!s.step) {
@@ -2071,19 +2147,20 @@
       setKnobs(s.knobs || {});
       setText(s.text || "");
     }
+    const g = gates(s, true);
     const now = tools.shownStep();
-    if (now && s.revealed) now[0].querySelector("details").open = true;
+    const details = now && now[0].querySelector("details");
+    if (details && details.open !== g.revealed) details.open = g.revealed;
     tools.mark("shown", s.version);
-    if (s.step) offer(ctx, s.step, s.revealed);
-    else {
-      choices.replaceChildren();
-      choices.dataset.step = "";
-    }
+    offer(ctx, s.step, g);
   }
+  var words = (following2, released) => following2 ? ["Following the teacher", "Explore on my own"] : [released ? "The teacher lets you explore" : "Exploring on your own", "Follow again"];
   async function follower(client, cfg, tools, code, classMode2) {
     const { el: el2 } = tools;
     const joined = await client.join(code);
-    let following2 = true, state2 = null, busy = false;
+    const root6 = document.documentElement;
+    let following2 = true, released = false, state2 = null, busy = false;
+    root6.classList.add("ae-class-held");
     const status = el2("span", { id: "class-status" }, "Following the teacher");
     const choices = el2("span", { id: "class-choices" });
     const toggle = el2("button", { id: "class-toggle", type: "button" }, "Explore on my own");
@@ -2092,6 +2169,7 @@
       choices.replaceChildren();
       toggle.hidden = true;
       following2 = false;
+      root6.classList.remove("ae-class-held");
     };
     const student = joined.student;
     const parts = [status, choices, toggle];
@@ -2112,16 +2190,21 @@
       }
       if (state2 !== s) setTimeout(apply, 0);
     }
-    toggle.addEventListener("click", () => {
-      following2 = !following2;
-      toggle.textContent = following2 ? "Explore on my own" : "Follow again";
-      status.textContent = following2 ? "Following the teacher" : "Exploring on your own";
+    const setFollowing = (on) => {
+      following2 = on;
+      [status.textContent, toggle.textContent] = words(following2, released);
       if (following2 && state2) apply();
-    });
+    };
+    toggle.addEventListener("click", () => setFollowing(!following2));
     const message = await client.follow(code, (s) => {
       state2 = s;
       tools.mark("got", s.version);
-      apply();
+      const now = paced({ following: following2, released }, s);
+      const letGo = now.released !== released;
+      released = now.released;
+      root6.classList.toggle("ae-class-held", gates(s, following2).held);
+      if (letGo || now.following !== following2) setFollowing(now.following);
+      else apply();
     });
     if (message) ended(message);
   }

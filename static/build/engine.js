@@ -110,9 +110,9 @@
   var MIN_GAP = 1;
   var TOP_K = 8;
   function argmax(a, not = -1) {
-    let best = -1;
-    for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
-    return best;
+    let best2 = -1;
+    for (let i = 0; i < a.length; i++) if (i !== not && (best2 < 0 || a[i] > a[best2])) best2 = i;
+    return best2;
   }
   function softmax(logits) {
     const max = logits[argmax(logits)];
@@ -228,10 +228,10 @@
     }
     out.positions = positionShares(model, corruptIds, settings, runs, share);
     const flat = out.heads.flat();
-    const best = argmax(flat);
+    const best2 = argmax(flat);
     const { layer, head } = chosen || {
-      layer: Math.floor(best / config.n_heads),
-      head: best % config.n_heads
+      layer: Math.floor(best2 / config.n_heads),
+      head: best2 % config.n_heads
     };
     const logits = headPatched(model, corruptIds, settings, runs, layer, head);
     const probs = softmax(logits);
@@ -301,10 +301,22 @@
   }
 
   // static/engine/io.js
-  async function fetchBytes(url) {
-    const answer = await fetch(url);
-    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
-    return answer.arrayBuffer();
+  var TRIES = 6;
+  var BUSY = /* @__PURE__ */ new Set([429, 503]);
+  function retryAfter(header) {
+    const s = Number(header);
+    return Number.isFinite(s) && s > 0 ? Math.min(s, 10) : 1;
+  }
+  async function fetchBytes(url, { get = fetch, sleep } = {}) {
+    const pause = sleep || ((s) => new Promise((done) => setTimeout(done, s * 1e3)));
+    for (let tried = 1; ; tried++) {
+      const answer = await get(url);
+      if (answer.ok) return answer.arrayBuffer();
+      if (!BUSY.has(answer.status) || tried >= TRIES) {
+        throw new Error(`could not load ${url} (${answer.status})`);
+      }
+      await pause(retryAfter(answer.headers.get("retry-after")));
+    }
   }
   var utf8 = new TextDecoder();
   async function readJSON(url, read = fetchBytes) {
@@ -1073,9 +1085,9 @@
     const out = [];
     for (let p = 0; p < n; p++) {
       const logits = model.logitsAt(p);
-      let best = 0;
-      for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
-      out.push(best);
+      let best2 = 0;
+      for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best2]) best2 = i;
+      out.push(best2);
     }
     return out;
   }
@@ -1130,6 +1142,83 @@
       maskedWord: !c.causal
     });
     return shuffleIds(model, prep.ids, prep.pieces, settings, layer, head, seed);
+  }
+
+  // static/engine/snapshots.js
+  function evenSpread(n, causal) {
+    if (n < 2) return 0;
+    if (!causal) return 1 / n;
+    let sum = 0;
+    for (let i = 2; i <= n; i++) sum += 1 / i;
+    return sum / (n - 1);
+  }
+  function doubled(ids, nCtx) {
+    if (ids.length < 3 || 2 * ids.length > nCtx) return null;
+    return [...ids, ...ids];
+  }
+  function perHead(L, H, n, f) {
+    const out = [];
+    for (let l = 0; l < L; l++) {
+      const row = [];
+      for (let h = 0; h < H; h++) row.push(f((l * H + h) * n * n));
+      out.push(row);
+    }
+    return out;
+  }
+  function previousShare(patterns, L, H, n) {
+    return perHead(L, H, n, (o) => {
+      if (n < 2) return 0;
+      let sum = 0;
+      for (let i = 1; i < n; i++) sum += patterns[o + i * n + i - 1];
+      return sum / (n - 1);
+    });
+  }
+  function copyScoresOf(patterns, L, H, half) {
+    const n = 2 * half;
+    return perHead(L, H, n, (o) => {
+      let sum = 0;
+      for (let q = half + 1; q < n; q++) sum += patterns[o + q * n + q - half + 1];
+      return sum / (half - 1);
+    });
+  }
+  function best(table) {
+    let top = { layer: 0, head: 0, value: -Infinity };
+    table.forEach(
+      (row, l) => row.forEach((v, h) => {
+        if (v > top.value) top = { layer: l, head: h, value: v };
+      })
+    );
+    return top;
+  }
+  function snapshotScores(t, model, text, settings) {
+    const c = model.config;
+    const prep = t.prepare(text == null ? "" : String(text), {
+      nCtx: c.n_ctx,
+      maskedWord: !c.causal
+    });
+    const { ids } = prep;
+    const n = ids.length;
+    const L = c.n_layers, H = c.n_heads;
+    const patterns = n ? model.forward(ids, settings, null).patterns : new Float32Array(0);
+    const prevShare = previousShare(patterns, L, H, n);
+    const top = n >= 2 ? best(prevShare) : { layer: 0, head: 0, value: 0 };
+    const causal = settings.causal == null ? c.causal : settings.causal;
+    const rep = c.causal ? doubled(ids, c.n_ctx) : null;
+    let copyScores = null, copy = null;
+    if (rep) {
+      copyScores = copyScoresOf(model.forward(rep, settings, null).patterns, L, H, n);
+      const b = best(copyScores);
+      copy = { layer: b.layer, head: b.head, score: b.value };
+    }
+    return {
+      tokens: prep.pieces,
+      n,
+      prevShare,
+      previous: { layer: top.layer, head: top.head, share: top.value },
+      baseline: evenSpread(n, causal),
+      copyScores,
+      copy
+    };
   }
 
   // static/engine/stages.js
@@ -1391,12 +1480,12 @@
   var utf82 = new TextEncoder();
   function bpe(symbols, ranks) {
     while (symbols.length > 1) {
-      let best = Infinity;
+      let best2 = Infinity;
       let at = -1;
       for (let i = 0; i + 1 < symbols.length; i++) {
         const r = ranks.get(symbols[i] + " " + symbols[i + 1]);
-        if (r !== void 0 && r < best) {
-          best = r;
+        if (r !== void 0 && r < best2) {
+          best2 = r;
           at = i;
         }
       }
@@ -1606,6 +1695,7 @@
   // static/engine/engine.js
   var SCALES = ["d_head", "d_model", "none"];
   var MODEL = /^(causal-h[1248]-(none|sinusoidal|learned|rotary|alibi)|bidir-h4-rotary)$/;
+  var SNAPSHOT = /^step_\d{1,9}\.safetensors$/;
   function checked(knobs, config) {
     const k = knobs || {};
     if (k.causal != null && typeof k.causal !== "boolean") {
@@ -1637,15 +1727,15 @@
       p[i] = Math.exp(logits[i] - max);
       sum += p[i];
     }
-    const best = [];
+    const best2 = [];
     for (let i = 0; i < p.length; i++) {
-      if (best.length < count || p[i] > p[best[best.length - 1]]) {
-        best.push(i);
-        best.sort((a, b) => p[b] - p[a] || a - b);
-        if (best.length > count) best.pop();
+      if (best2.length < count || p[i] > p[best2[best2.length - 1]]) {
+        best2.push(i);
+        best2.sort((a, b) => p[b] - p[a] || a - b);
+        if (best2.length > count) best2.pop();
       }
     }
-    return best.map((i) => ({ id: i, token: t.decode([i]), p: p[i] / sum }));
+    return best2.map((i) => ({ id: i, token: t.decode([i]), p: p[i] / sum }));
   }
   function nested(flat, layers, heads, n) {
     const patterns = [];
@@ -1713,6 +1803,27 @@
       reader: (file) => (url) => verified(read, url, file, hashes[file])
     };
   }
+  function snapshotLoader(source, load2, models, simd) {
+    return function loadSnapshot(name, file) {
+      if (!SNAPSHOT.test(String(file))) {
+        return Promise.reject(new Error("The browser has no training snapshot of that name."));
+      }
+      const key = `snapshots/${name}/${file}`;
+      if (!models.has(key)) {
+        const bytes = source.reader(key)(source.url(key, key));
+        const made = Promise.all([bytes, load2(name)]).then(([b, final]) => {
+          const m = new Transformer(parseSafetensors(b), { simd: simd() });
+          if (JSON.stringify(m.config) !== JSON.stringify(final.config)) {
+            throw new Error(`The training snapshot ${file} is not of ${name}.`);
+          }
+          return m;
+        });
+        made.catch(() => models.delete(key));
+        models.set(key, made);
+      }
+      return models.get(key);
+    };
+  }
   function createEngine() {
     const source = fileSource();
     let simd = true;
@@ -1753,12 +1864,14 @@
       }
       return models.get(name);
     }
+    const snapshot = snapshotLoader(source, load2, models, () => simd);
+    const modelOf = (k) => k && k.snapshot != null ? snapshot(k.model, k.snapshot) : load2(k && k.model);
     function loaded(name) {
       return ready.has(name) && tokenizerReady;
     }
     async function runTyped(text, knobs) {
       const name = knobs && knobs.model;
-      const [t, model] = await Promise.all([tok(), load2(name)]);
+      const [t, model] = await Promise.all([tok(), modelOf(knobs)]);
       ready.add(name);
       const settings = checked(knobs, model.config);
       if (!(knobs && knobs.detail)) return forward(t, model, text, settings);
@@ -1774,7 +1887,7 @@
       return out;
     }
     async function need(knobs) {
-      const [t, model] = await Promise.all([tok(), load2(knobs && knobs.model)]);
+      const [t, model] = await Promise.all([tok(), modelOf(knobs)]);
       return [t, model, checked(knobs, model.config)];
     }
     return { configure, load: load2, loaded, run, runTyped, ...measures(need) };
@@ -1806,6 +1919,11 @@
       async shuffle(text, knobs) {
         const [t, model, settings] = await need(knobs);
         return sentenceShuffle(t, model, text, settings, knobs.layer, knobs.head, knobs.seed || 0);
+      },
+      // The Through training view's numbers on knobs.snapshot (static/engine/snapshots.js).
+      async snapshot(text, knobs) {
+        const [t, model, settings] = await need(knobs);
+        return snapshotScores(t, model, text, settings);
       }
     };
   }
@@ -2004,6 +2122,8 @@
       scale: k.scales[scaling],
       temperature: Math.min(Math.max(temp, low), high),
       heads_off: opts && opts.heads_off || [],
+      ...opts && opts.snapshot ? { snapshot: String(opts.snapshot) } : {},
+      // a training one
       layer: Math.trunc(Number(layer)) || 0,
       head: Math.trunc(Number(head)) || 0,
       theme: theme === "dark" ? "dark" : "light",

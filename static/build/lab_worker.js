@@ -616,7 +616,10 @@
     seconds: 0,
     // a cap on seconds of training (0: none, the run is bounded by steps)
     max_steps: 3e3,
-    update_s: 0.4
+    update_s: 0.4,
+    // an event every this many steps instead (0: every update_s of training): the step a head
+    // is seen to form is then the same on every device (the static page's Lab sets it)
+    update_every: 0
   });
   function labSettings(partial = {}) {
     const s = { ...LAB_DEFAULTS, ...partial };
@@ -628,6 +631,7 @@
       [s.seed >= 0 && s.seed < 2 ** 31, "seed must be 0 or more"],
       [s.seconds >= 0 && s.seconds <= 600, "seconds must be 0 (no cap) to 600"],
       [s.max_steps >= 1 && s.max_steps <= 1e5, "max_steps must be 1 to 100,000"],
+      [Number.isInteger(s.update_every) && s.update_every >= 0, "update_every must be 0 or more"],
       [s.batch >= 1 && s.batch <= 256, "batch must be 1 to 256"]
     ];
     for (const [ok, message] of checks) if (!ok) throw new Error(message);
@@ -1005,7 +1009,8 @@
       run.step();
       state.seconds += now() - t0;
       state.step += 1;
-      if (state.seconds >= nextUpdate) {
+      const due = s.update_every ? state.step % s.update_every === 0 : state.seconds >= nextUpdate;
+      if (due) {
         update("update");
         nextUpdate = state.seconds + s.update_s;
         await new Promise((resolve) => setTimeout(resolve, 0));

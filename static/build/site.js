@@ -110,9 +110,9 @@
   var MIN_GAP = 1;
   var TOP_K = 8;
   function argmax(a, not = -1) {
-    let best = -1;
-    for (let i = 0; i < a.length; i++) if (i !== not && (best < 0 || a[i] > a[best])) best = i;
-    return best;
+    let best3 = -1;
+    for (let i = 0; i < a.length; i++) if (i !== not && (best3 < 0 || a[i] > a[best3])) best3 = i;
+    return best3;
   }
   function softmax(logits) {
     const max = logits[argmax(logits)];
@@ -145,12 +145,12 @@
       if (where === "post") post.set(s.x.subarray(0, n * d), l * n * d);
     };
     const cleanZ = new Float32Array(L * n * d), cleanPost = new Float32Array(L * n * d), corruptPost = new Float32Array(L * n * d);
-    const clean2 = model.forward(cleanIds, settings, n - 1, { tap: keep(cleanZ, cleanPost) }).logits;
+    const clean3 = model.forward(cleanIds, settings, n - 1, { tap: keep(cleanZ, cleanPost) }).logits;
     const corrupt = model.forward(corruptIds, settings, n - 1, {
       save: true,
       tap: keep(null, corruptPost)
     }).logits;
-    return { clean: clean2, corrupt, cleanZ, cleanPost, corruptPost };
+    return { clean: clean3, corrupt, cleanZ, cleanPost, corruptPost };
   }
   function headPatched(model, ids, settings, runs, layer, head) {
     const d = model.config.d_model, dh = d / model.config.n_heads, n = ids.length;
@@ -169,13 +169,13 @@
     const out = [];
     for (let l = 0; l < L; l++) {
       const row = new Array(n).fill(0);
-      const corrupt = runs.corruptPost.subarray(l * n * d, (l + 1) * n * d), clean2 = runs.cleanPost.subarray(l * n * d, (l + 1) * n * d);
+      const corrupt = runs.corruptPost.subarray(l * n * d, (l + 1) * n * d), clean3 = runs.cleanPost.subarray(l * n * d, (l + 1) * n * d);
       for (let p = 0; p < n; p++) {
         let same = true;
-        for (let e = p * d; e < p * d + d && same; e++) same = clean2[e] === corrupt[e];
+        for (let e = p * d; e < p * d + d && same; e++) same = clean3[e] === corrupt[e];
         if (same) continue;
         stream.set(corrupt);
-        stream.set(clean2.subarray(p * d, p * d + d), p * d);
+        stream.set(clean3.subarray(p * d, p * d + d), p * d);
         row[p] = share(model.forward(ids, settings, n - 1, { from: l + 1, stream }).logits);
       }
       out.push(row);
@@ -228,10 +228,10 @@
     }
     out.positions = positionShares(model, corruptIds, settings, runs, share);
     const flat = out.heads.flat();
-    const best = argmax(flat);
+    const best3 = argmax(flat);
     const { layer, head } = chosen || {
-      layer: Math.floor(best / config.n_heads),
-      head: best % config.n_heads
+      layer: Math.floor(best3 / config.n_heads),
+      head: best3 % config.n_heads
     };
     const logits = headPatched(model, corruptIds, settings, runs, layer, head);
     const probs = softmax(logits);
@@ -239,7 +239,7 @@
     out.guesses = predictionRows(tokenizer, softmax(runs.corrupt), probs);
     return out;
   }
-  function patchPair(tokenizer, model, clean2, corrupt, settings, patchHead = null) {
+  function patchPair(tokenizer, model, clean3, corrupt, settings, patchHead = null) {
     const c = model.config;
     if (!c.causal) {
       throw new Error(
@@ -247,7 +247,7 @@
       );
     }
     const prep = (text) => tokenizer.prepare(text == null ? "" : String(text), { nCtx: c.n_ctx, maskedWord: false });
-    const a = prep(clean2), b = prep(corrupt);
+    const a = prep(clean3), b = prep(corrupt);
     if (a.ids.length !== b.ids.length || !a.ids.length) {
       throw new Error(
         `the two sentences need the same number of tokens (${a.ids.length} and ${b.ids.length})`
@@ -301,10 +301,22 @@
   }
 
   // static/engine/io.js
-  async function fetchBytes(url) {
-    const answer = await fetch(url);
-    if (!answer.ok) throw new Error(`could not load ${url} (${answer.status})`);
-    return answer.arrayBuffer();
+  var TRIES = 6;
+  var BUSY = /* @__PURE__ */ new Set([429, 503]);
+  function retryAfter(header) {
+    const s = Number(header);
+    return Number.isFinite(s) && s > 0 ? Math.min(s, 10) : 1;
+  }
+  async function fetchBytes(url, { get = fetch, sleep } = {}) {
+    const pause = sleep || ((s) => new Promise((done) => setTimeout(done, s * 1e3)));
+    for (let tried = 1; ; tried++) {
+      const answer = await get(url);
+      if (answer.ok) return answer.arrayBuffer();
+      if (!BUSY.has(answer.status) || tried >= TRIES) {
+        throw new Error(`could not load ${url} (${answer.status})`);
+      }
+      await pause(retryAfter(answer.headers.get("retry-after")));
+    }
   }
   var utf8 = new TextDecoder();
   async function readJSON(url, read = fetchBytes) {
@@ -376,7 +388,7 @@
       a[i] = 0.5 * u * (1 + e);
     }
   }
-  function linear(x, n, dIn, W, dOut, b, y) {
+  function linear(x, n, dIn, W3, dOut, b, y) {
     let i = 0;
     for (; i + 1 < n; i += 2) {
       const xa = i * dIn, xb = xa + dIn, ya = i * dOut, yb = ya + dOut;
@@ -386,7 +398,7 @@
         let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
         for (let k = 0; k < dIn; k++) {
           const u = x[xa + k], v = x[xb + k];
-          const c0 = W[w0 + k], c1 = W[w1 + k], c2 = W[w2 + k], c3 = W[w3 + k];
+          const c0 = W3[w0 + k], c1 = W3[w1 + k], c2 = W3[w2 + k], c3 = W3[w3 + k];
           a0 += u * c0;
           a1 += u * c1;
           a2 += u * c2;
@@ -407,24 +419,24 @@
         y[yb + o + 3] = b3 + e3;
       }
       for (; o < dOut; o++) {
-        linearOne(x, xa, dIn, W, o, b, y, ya);
-        linearOne(x, xb, dIn, W, o, b, y, yb);
+        linearOne(x, xa, dIn, W3, o, b, y, ya);
+        linearOne(x, xb, dIn, W3, o, b, y, yb);
       }
     }
-    if (i < n) linearRow(x, i * dIn, dIn, W, dOut, b, y, i * dOut);
+    if (i < n) linearRow(x, i * dIn, dIn, W3, dOut, b, y, i * dOut);
     return y;
   }
-  function linearRow(x, xo, dIn, W, dOut, b, y, yo) {
+  function linearRow(x, xo, dIn, W3, dOut, b, y, yo) {
     let o = 0;
     for (; o + 3 < dOut; o += 4) {
       const w0 = o * dIn, w1 = w0 + dIn, w2 = w1 + dIn, w3 = w2 + dIn;
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       for (let k = 0; k < dIn; k++) {
         const a = x[xo + k];
-        s0 += a * W[w0 + k];
-        s1 += a * W[w1 + k];
-        s2 += a * W[w2 + k];
-        s3 += a * W[w3 + k];
+        s0 += a * W3[w0 + k];
+        s1 += a * W3[w1 + k];
+        s2 += a * W3[w2 + k];
+        s3 += a * W3[w3 + k];
       }
       if (b) {
         s0 += b[o];
@@ -437,12 +449,12 @@
       y[yo + o + 2] = s2;
       y[yo + o + 3] = s3;
     }
-    for (; o < dOut; o++) linearOne(x, xo, dIn, W, o, b, y, yo);
+    for (; o < dOut; o++) linearOne(x, xo, dIn, W3, o, b, y, yo);
   }
-  function linearOne(x, xo, dIn, W, o, b, y, yo) {
+  function linearOne(x, xo, dIn, W3, o, b, y, yo) {
     const wo = o * dIn;
     let s = b ? b[o] : 0;
-    for (let k = 0; k < dIn; k++) s += x[xo + k] * W[wo + k];
+    for (let k = 0; k < dIn; k++) s += x[xo + k] * W3[wo + k];
     y[yo + o] = s;
   }
   function layerNorm(x, n, d, w, b, y, xhat = null, rstd = null) {
@@ -593,11 +605,11 @@
     }
     // rotary: each (2i, 2i+1) pair of every head's q or k rotated by pos * invFreq[i]
     rotate(x, n) {
-      const { d_model: d, n_heads: H } = this.config, dh = this.dHead;
+      const { d_model: d, n_heads: H2 } = this.config, dh = this.dHead;
       for (let p = 0; p < n; p++) {
         for (let i = 0; i < dh / 2; i++) {
           const a = Math.fround(p * this.invFreq[i]), c = Math.cos(a), s = Math.sin(a);
-          for (let h = 0; h < H; h++) {
+          for (let h = 0; h < H2; h++) {
             const o = p * d + h * dh + 2 * i, x0 = x[o], x1 = x[o + 1];
             x[o] = x0 * c - x1 * s;
             x[o + 1] = x0 * s + x1 * c;
@@ -640,9 +652,9 @@
     // residual stream after the block): static/engine/stages.js and patching.js read and
     // patch through it. Without a tap nothing more is done.
     forward(ids, knobs2, at, resume = {}) {
-      const c = this.config, d = c.d_model, H = c.n_heads, dh = this.dHead, n = ids.length;
+      const c = this.config, d = c.d_model, H2 = c.n_heads, dh = this.dHead, n = ids.length;
       const { causal, T, scale } = this.resolve(knobs2);
-      const off = new Set((knobs2.headsOff || []).map(([l, h2]) => l * H + h2));
+      const off = new Set((knobs2.headsOff || []).map(([l, h2]) => l * H2 + h2));
       if (n > c.n_ctx) throw new Error(`at most ${c.n_ctx} tokens`);
       const { x, h, q, k, v, z, out, mid } = this.s, row = this.row;
       const from = resume.from || 0, tap = resume.tap, saved = resume.save ? this.savedStream(n) : this.saved;
@@ -650,8 +662,8 @@
       else if (from && !(saved && saved.n === n)) throw new Error("no stream saved to resume from");
       else if (from) x.set(saved.subarray(from * n * d, (from + 1) * n * d));
       else this.embed(ids, x);
-      const linear2 = (a, rows, dIn, W, dOut, b, y) => this.linear(a, rows, dIn, W, dOut, b, y);
-      const patterns = new Float32Array(c.n_layers * H * n * n);
+      const linear2 = (a, rows, dIn, W3, dOut, b, y) => this.linear(a, rows, dIn, W3, dOut, b, y);
+      const patterns = new Float32Array(c.n_layers * H2 * n * n);
       this.blocks.forEach((B, l) => {
         if (l < from) return;
         if (resume.save) saved.set(x.subarray(0, n * d), l * n * d);
@@ -666,7 +678,7 @@
           if (tap) tap(l, "rotated", this.s, n);
         }
         z.fill(0, 0, n * d);
-        for (let hd = 0; hd < H; hd++) {
+        for (let hd = 0; hd < H2; hd++) {
           const slope = this.slopes ? this.slopes[hd] : 0;
           attendHead(
             q,
@@ -681,8 +693,8 @@
             slope / T,
             row,
             patterns,
-            (l * H + hd) * n * n,
-            off.has(l * H + hd) ? null : z
+            (l * H2 + hd) * n * n,
+            off.has(l * H2 + hd) ? null : z
           );
         }
         if (tap) tap(l, "z", this.s, n);
@@ -716,12 +728,12 @@
     }
     // y = x W^T (+ b) on the first ``n`` rows: the kernel when every array is in its memory
     // and the sizes suit it, the plain loops otherwise
-    linear(x, n, dIn, W, dOut, b, y) {
+    linear(x, n, dIn, W3, dOut, b, y) {
       if (this.kernel && dIn % 4 === 0 && dOut % 4 === 0) {
-        this.kernel(x.byteOffset, n, dIn, W.byteOffset, dOut, b ? b.byteOffset : 0, y.byteOffset);
+        this.kernel(x.byteOffset, n, dIn, W3.byteOffset, dOut, b ? b.byteOffset : 0, y.byteOffset);
         return y;
       }
-      return linear(x, n, dIn, W, dOut, b, y);
+      return linear(x, n, dIn, W3, dOut, b, y);
     }
   };
 
@@ -1062,8 +1074,8 @@
     }
     return order.flatMap((w) => words[w]);
   }
-  function headOf(patterns, H, n, layer, head) {
-    const o = (layer * H + head) * n * n;
+  function headOf(patterns, H2, n, layer, head) {
+    const o = (layer * H2 + head) * n * n;
     return Array.from(
       { length: n },
       (_, q) => Array.from(patterns.subarray(o + q * n, o + q * n + n))
@@ -1073,17 +1085,17 @@
     const out = [];
     for (let p = 0; p < n; p++) {
       const logits = model.logitsAt(p);
-      let best = 0;
-      for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
-      out.push(best);
+      let best3 = 0;
+      for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best3]) best3 = i;
+      out.push(best3);
     }
     return out;
   }
   function shuffleIds(model, ids, pieces, settings, layer = 0, head = 0, seed = 0) {
-    const c = model.config, H = c.n_heads, n = ids.length;
+    const c = model.config, H2 = c.n_heads, n = ids.length;
     const clamp = (x, top) => Math.min(Math.max(Math.trunc(Number(x)) || 0, 0), top - 1);
     layer = clamp(layer, c.n_layers);
-    head = clamp(head, H);
+    head = clamp(head, H2);
     const perm = n ? wordPermutation(pieces, seed) : null;
     const result = { tokens: [...pieces], shuffledTokens: [...pieces], perm, layer, head };
     Object.assign(result, { original: null, shuffled: null, restored: null });
@@ -1103,7 +1115,7 @@
     perm.forEach((orig2, j) => inverse[orig2] = j);
     let maxAll = 0, maxHead = 0;
     const restored = new Float32Array(orig.length);
-    for (let lh = 0; lh < c.n_layers * H; lh++) {
+    for (let lh = 0; lh < c.n_layers * H2; lh++) {
       const o = lh * n * n;
       for (let q = 0; q < n; q++) {
         for (let k = 0; k < n; k++) {
@@ -1111,13 +1123,13 @@
           restored[o + q * n + k] = v;
           const d = Math.abs(orig[o + q * n + k] - v);
           if (d > maxAll) maxAll = d;
-          if (lh === layer * H + head && d > maxHead) maxHead = d;
+          if (lh === layer * H2 + head && d > maxHead) maxHead = d;
         }
       }
     }
-    result.original = headOf(orig, H, n, layer, head);
-    result.shuffled = headOf(shuf, H, n, layer, head);
-    result.restored = headOf(restored, H, n, layer, head);
+    result.original = headOf(orig, H2, n, layer, head);
+    result.shuffled = headOf(shuf, H2, n, layer, head);
+    result.restored = headOf(restored, H2, n, layer, head);
     result.maxDiffHead = maxHead;
     result.maxDiffAll = maxAll;
     result.topChanged = topOrig.filter((t, i) => t !== topShuf[inverse[i]]).length;
@@ -1130,6 +1142,83 @@
       maskedWord: !c.causal
     });
     return shuffleIds(model, prep.ids, prep.pieces, settings, layer, head, seed);
+  }
+
+  // static/engine/snapshots.js
+  function evenSpread(n, causal) {
+    if (n < 2) return 0;
+    if (!causal) return 1 / n;
+    let sum = 0;
+    for (let i = 2; i <= n; i++) sum += 1 / i;
+    return sum / (n - 1);
+  }
+  function doubled(ids, nCtx) {
+    if (ids.length < 3 || 2 * ids.length > nCtx) return null;
+    return [...ids, ...ids];
+  }
+  function perHead(L, H2, n, f) {
+    const out = [];
+    for (let l = 0; l < L; l++) {
+      const row = [];
+      for (let h = 0; h < H2; h++) row.push(f((l * H2 + h) * n * n));
+      out.push(row);
+    }
+    return out;
+  }
+  function previousShare(patterns, L, H2, n) {
+    return perHead(L, H2, n, (o) => {
+      if (n < 2) return 0;
+      let sum = 0;
+      for (let i = 1; i < n; i++) sum += patterns[o + i * n + i - 1];
+      return sum / (n - 1);
+    });
+  }
+  function copyScoresOf(patterns, L, H2, half) {
+    const n = 2 * half;
+    return perHead(L, H2, n, (o) => {
+      let sum = 0;
+      for (let q = half + 1; q < n; q++) sum += patterns[o + q * n + q - half + 1];
+      return sum / (half - 1);
+    });
+  }
+  function best(table) {
+    let top = { layer: 0, head: 0, value: -Infinity };
+    table.forEach(
+      (row, l) => row.forEach((v, h) => {
+        if (v > top.value) top = { layer: l, head: h, value: v };
+      })
+    );
+    return top;
+  }
+  function snapshotScores(t, model, text, settings) {
+    const c = model.config;
+    const prep = t.prepare(text == null ? "" : String(text), {
+      nCtx: c.n_ctx,
+      maskedWord: !c.causal
+    });
+    const { ids } = prep;
+    const n = ids.length;
+    const L = c.n_layers, H2 = c.n_heads;
+    const patterns = n ? model.forward(ids, settings, null).patterns : new Float32Array(0);
+    const prevShare = previousShare(patterns, L, H2, n);
+    const top = n >= 2 ? best(prevShare) : { layer: 0, head: 0, value: 0 };
+    const causal = settings.causal == null ? c.causal : settings.causal;
+    const rep = c.causal ? doubled(ids, c.n_ctx) : null;
+    let copyScores = null, copy = null;
+    if (rep) {
+      copyScores = copyScoresOf(model.forward(rep, settings, null).patterns, L, H2, n);
+      const b = best(copyScores);
+      copy = { layer: b.layer, head: b.head, score: b.value };
+    }
+    return {
+      tokens: prep.pieces,
+      n,
+      prevShare,
+      previous: { layer: top.layer, head: top.head, share: top.value },
+      baseline: evenSpread(n, causal),
+      copyScores,
+      copy
+    };
   }
 
   // static/engine/stages.js
@@ -1220,10 +1309,10 @@
     };
   }
   function stageProbe(model, settings, layer, head) {
-    const c = model.config, d = c.d_model, H = c.n_heads, dh = d / H;
+    const c = model.config, d = c.d_model, H2 = c.n_heads, dh = d / H2;
     const clamp = (x, top) => Math.min(Math.max(Math.trunc(Number(x)) || 0, 0), top - 1);
     layer = clamp(layer, c.n_layers);
-    head = clamp(head, H);
+    head = clamp(head, H2);
     const col = head * dh;
     const got = {};
     const tap = (l, where, s, n) => {
@@ -1251,11 +1340,11 @@
     };
   }
   function build(model, settings, layer, head, got, patterns, n) {
-    const c = model.config, H = c.n_heads, dh = c.d_model / H, r = model.resolve(settings);
+    const c = model.config, H2 = c.n_heads, dh = c.d_model / H2, r = model.resolve(settings);
     const slope = model.slopes ? model.slopes[head] : 0;
     const rotary = !!model.invFreq;
     const sq = squares(rotary ? got.rot_q : got.q, rotary ? got.rot_k : got.k, n, dh, r, slope);
-    const o = (layer * H + head) * n * n;
+    const o = (layer * H2 + head) * n * n;
     const values = { ...got, ...sq, pattern: patterns.slice(o, o + n * n) };
     const blocked = Array.from(
       { length: n },
@@ -1276,7 +1365,7 @@
         title: words[key][0],
         formula: words[key][1],
         hook: `blocks.${layer}.attn.hook_${key}`,
-        captured: wide ? [1, n, c.d_model] : [1, H, n, square ? n : dh],
+        captured: wide ? [1, n, c.d_model] : [1, H2, n, square ? n : dh],
         capturedDims: wide ? WIDE : square ? SQUARE : PER_HEAD,
         values: values[key],
         shape,
@@ -1391,12 +1480,12 @@
   var utf82 = new TextEncoder();
   function bpe(symbols, ranks) {
     while (symbols.length > 1) {
-      let best = Infinity;
+      let best3 = Infinity;
       let at = -1;
       for (let i = 0; i + 1 < symbols.length; i++) {
         const r = ranks.get(symbols[i] + " " + symbols[i + 1]);
-        if (r !== void 0 && r < best) {
-          best = r;
+        if (r !== void 0 && r < best3) {
+          best3 = r;
           at = i;
         }
       }
@@ -1606,6 +1695,7 @@
   // static/engine/engine.js
   var SCALES = ["d_head", "d_model", "none"];
   var MODEL = /^(causal-h[1248]-(none|sinusoidal|learned|rotary|alibi)|bidir-h4-rotary)$/;
+  var SNAPSHOT = /^step_\d{1,9}\.safetensors$/;
   function checked(knobs2, config) {
     const k = knobs2 || {};
     if (k.causal != null && typeof k.causal !== "boolean") {
@@ -1637,15 +1727,15 @@
       p[i] = Math.exp(logits[i] - max);
       sum += p[i];
     }
-    const best = [];
+    const best3 = [];
     for (let i = 0; i < p.length; i++) {
-      if (best.length < count || p[i] > p[best[best.length - 1]]) {
-        best.push(i);
-        best.sort((a, b) => p[b] - p[a] || a - b);
-        if (best.length > count) best.pop();
+      if (best3.length < count || p[i] > p[best3[best3.length - 1]]) {
+        best3.push(i);
+        best3.sort((a, b) => p[b] - p[a] || a - b);
+        if (best3.length > count) best3.pop();
       }
     }
-    return best.map((i) => ({ id: i, token: t.decode([i]), p: p[i] / sum }));
+    return best3.map((i) => ({ id: i, token: t.decode([i]), p: p[i] / sum }));
   }
   function nested(flat, layers, heads, n) {
     const patterns = [];
@@ -1713,6 +1803,27 @@
       reader: (file) => (url) => verified(read, url, file, hashes[file])
     };
   }
+  function snapshotLoader(source, load3, models, simd) {
+    return function loadSnapshot(name, file) {
+      if (!SNAPSHOT.test(String(file))) {
+        return Promise.reject(new Error("The browser has no training snapshot of that name."));
+      }
+      const key = `snapshots/${name}/${file}`;
+      if (!models.has(key)) {
+        const bytes = source.reader(key)(source.url(key, key));
+        const made2 = Promise.all([bytes, load3(name)]).then(([b, final]) => {
+          const m = new Transformer(parseSafetensors(b), { simd: simd() });
+          if (JSON.stringify(m.config) !== JSON.stringify(final.config)) {
+            throw new Error(`The training snapshot ${file} is not of ${name}.`);
+          }
+          return m;
+        });
+        made2.catch(() => models.delete(key));
+        models.set(key, made2);
+      }
+      return models.get(key);
+    };
+  }
   function createEngine() {
     const source = fileSource();
     let simd = true;
@@ -1736,7 +1847,7 @@
       }
       return tokenizer;
     }
-    function load2(name) {
+    function load3(name) {
       if (!MODEL.test(String(name))) {
         return Promise.reject(new Error("The browser has no model of that name."));
       }
@@ -1753,12 +1864,14 @@
       }
       return models.get(name);
     }
+    const snapshot2 = snapshotLoader(source, load3, models, () => simd);
+    const modelOf = (k) => k && k.snapshot != null ? snapshot2(k.model, k.snapshot) : load3(k && k.model);
     function loaded(name) {
       return ready2.has(name) && tokenizerReady;
     }
     async function runTyped(text, knobs2) {
       const name = knobs2 && knobs2.model;
-      const [t, model] = await Promise.all([tok(), load2(name)]);
+      const [t, model] = await Promise.all([tok(), modelOf(knobs2)]);
       ready2.add(name);
       const settings = checked(knobs2, model.config);
       if (!(knobs2 && knobs2.detail)) return forward(t, model, text, settings);
@@ -1774,10 +1887,10 @@
       return out;
     }
     async function need(knobs2) {
-      const [t, model] = await Promise.all([tok(), load2(knobs2 && knobs2.model)]);
+      const [t, model] = await Promise.all([tok(), modelOf(knobs2)]);
       return [t, model, checked(knobs2, model.config)];
     }
-    return { configure, load: load2, loaded, run, runTyped, ...measures(need) };
+    return { configure, load: load3, loaded, run, runTyped, ...measures(need) };
   }
   function measures(need) {
     return {
@@ -1793,9 +1906,9 @@
       },
       // Activation patching from clean into corrupt (static/engine/patching.js);
       // knobs.patchHead {layer, head}: the head whose patched guesses come back (else the best).
-      async patch(clean2, corrupt, knobs2) {
+      async patch(clean3, corrupt, knobs2) {
         const [t, model, settings] = await need(knobs2);
-        return patchPair(t, model, clean2, corrupt, settings, knobs2.patchHead);
+        return patchPair(t, model, clean3, corrupt, settings, knobs2.patchHead);
       },
       // The Ablate view's guesses and loss with knobs.heads_off switched off, and without.
       async ablate(text, knobs2) {
@@ -1806,6 +1919,11 @@
       async shuffle(text, knobs2) {
         const [t, model, settings] = await need(knobs2);
         return sentenceShuffle(t, model, text, settings, knobs2.layer, knobs2.head, knobs2.seed || 0);
+      },
+      // The Through training view's numbers on knobs.snapshot (static/engine/snapshots.js).
+      async snapshot(text, knobs2) {
+        const [t, model, settings] = await need(knobs2);
+        return snapshotScores(t, model, text, settings);
       }
     };
   }
@@ -2004,6 +2122,8 @@
       scale: k.scales[scaling2],
       temperature: Math.min(Math.max(temp2, low), high),
       heads_off: opts && opts.heads_off || [],
+      ...opts && opts.snapshot ? { snapshot: String(opts.snapshot) } : {},
+      // a training one
       layer: Math.trunc(Number(layer)) || 0,
       head: Math.trunc(Number(head)) || 0,
       theme: theme2 === "dark" ? "dark" : "light",
@@ -2021,11 +2141,11 @@
       }
     };
   }
-  function mosaic(patterns, L, H, n) {
-    const z = new Uint8Array(L * n * H * n), row = H * n;
+  function mosaic(patterns, L, H2, n) {
+    const z = new Uint8Array(L * n * H2 * n), row = H2 * n;
     for (let l = 0; l < L; l++)
-      for (let h = 0; h < H; h++) {
-        const o = (l * H + h) * n * n;
+      for (let h = 0; h < H2; h++) {
+        const o = (l * H2 + h) * n * n;
         for (let q = 0; q < n; q++)
           for (let k = 0; k < n; k++) {
             const v = Math.fround(Math.min(Math.max(patterns[o + q * n + k], 0), 1) * 100);
@@ -2052,20 +2172,20 @@
     for (const notice of notices(t, r, read)) caption += t.caption.notice + plainStatus(notice);
     const layer = Math.min(Math.max(knobs2.layer, 0), c.n_layers - 1);
     const head = Math.min(Math.max(knobs2.head, 0), c.n_heads - 1);
-    const label = (s, max) => plainLabel(s, max, t.label_ranges);
+    const label3 = (s, max) => plainLabel(s, max, t.label_ranges);
     const off = knobs2.heads_off.length ? { off: knobs2.heads_off.map(([l, h]) => [Number(l), Number(h)]) } : {};
     return {
       ok: true,
       text,
       controls: knobs2.controls,
-      tokens: r.tokens.map((s) => label(s, t.grid_label_chars)),
+      tokens: r.tokens.map((s) => label3(s, t.grid_label_chars)),
       layers: r.layers,
       heads: r.heads,
       n,
       z: mosaic(r.patterns, r.layers, r.heads, n),
       selected: [layer, head],
       colors: opts.colors || (t.colors || {})[knobs2.theme],
-      guesses: r.guesses.map((g2) => [label(g2.token, 24), Math.round(g2.p * 1e4) / 1e4]),
+      guesses: r.guesses.map((g2) => [label3(g2.token, 24), Math.round(g2.p * 1e4) / 1e4]),
       where: c.causal ? "next word" : "[mask]",
       caption,
       ...off
@@ -2322,9 +2442,9 @@
   }
 
   // static/live_grid.js
-  var BUSY = "⏳ The server is busy: trying again…";
+  var BUSY2 = "⏳ The server is busy: trying again…";
   var BUSY_OLDER = "⏳ The server is busy: the grid below is for an older sentence. Trying again…";
-  var SERVER_WORDS = (error, older) => older ? BUSY_OLDER : BUSY;
+  var SERVER_WORDS = (error, older) => older ? BUSY_OLDER : BUSY2;
   var SHOWN = /* @__PURE__ */ Symbol.for("AttentionExplorer.grid.shown");
   function request(knobs2) {
     const { text, ...controls } = knobs2 || {};
@@ -2368,10 +2488,10 @@
     }
     paintMosaic(p) {
       const w = p.heads * p.n, h = p.layers * p.n, colours = palette(this.coloursOf(p).scale);
-      const cells = this.cells = decode(p.z);
+      const cells2 = this.cells = decode(p.z);
       const img = new ImageData(w, h), d = img.data;
-      for (let i = 0; i < cells.length; i++) {
-        const c = Math.min(cells[i], 100) * 3;
+      for (let i = 0; i < cells2.length; i++) {
+        const c = Math.min(cells2[i], 100) * 3;
         d[4 * i] = colours[c];
         d[4 * i + 1] = colours[c + 1];
         d[4 * i + 2] = colours[c + 2];
@@ -2798,11 +2918,11 @@
     for (let l = 0; l < p.layers; l++) {
       const row = document.createElement("div");
       for (let h = 0; h < p.heads; h++) {
-        const label = document.createElement("label"), input = document.createElement("input");
+        const label3 = document.createElement("label"), input = document.createElement("input");
         input.type = "checkbox";
         input.dataset.head = l + "," + h;
-        label.append(input, " L" + l + " H" + h);
-        row.appendChild(label);
+        label3.append(input, " L" + l + " H" + h);
+        row.appendChild(label3);
       }
       holder.appendChild(row);
     }
@@ -2851,7 +2971,9 @@
   function saidSaved(s) {
     const lesson = CONFIG.lessonModels;
     const more = s.models.filter((m) => !lesson.includes(m));
-    return `Saved for offline use (${megabytes(s.bytes)}): the page and the ${lesson.length} models the nine steps use` + (more.length ? ", and " + more.join(", ") : "") + ". Any other model is saved once you open it while connected.";
+    const snapshots = CONFIG.snapshots.list.length;
+    const training = snapshots ? `, ${snapshots} training snapshots and` : " and";
+    return `Saved for offline use (${megabytes(s.bytes)}): the page${training} the ${lesson.length} models the nine steps use` + (more.length ? ", and " + more.join(", ") : "") + ". Any other model is saved once you open it while connected.";
   }
   function ask(worker) {
     return new Promise((resolve) => {
@@ -3056,9 +3178,9 @@
     return r.perm.map((i, j) => (j > 0 && starts.has(i) && !/^\s/u.test(r.tokens[i]) ? " " : "") + r.tokens[i]).join("").trim();
   }
   function patchReading(r, display) {
-    const cells = r.heads.flatMap((row, l) => row.map((share, h) => ({ l, h, share })));
-    cells.sort((a, b) => b.share - a.share || a.l - b.l || a.h - b.h);
-    const [top, next] = cells;
+    const cells2 = r.heads.flatMap((row, l) => row.map((share, h) => ({ l, h, share })));
+    cells2.sort((a, b) => b.share - a.share || a.l - b.l || a.h - b.h);
+    const [top, next] = cells2;
     const name = (c) => "L" + c.l + " H" + c.h;
     return `Top cell: ${name(top)} restores ${percent(top.share)} of the difference between the scores of ${quoted(r.answerToken, display)} and ${quoted(r.wrongToken, display)}` + (next ? `; next comes ${name(next)} with ${percent(next.share)}.` : ".");
   }
@@ -3227,10 +3349,544 @@
     return { element, update: update2 };
   }
 
+  // static/site/fig_lab_chart.js
+  var NS = "http://www.w3.org/2000/svg";
+  var WIDTH = { least: 300, most: 760, before: 640 };
+  var W = WIDTH.before;
+  var PANEL = { left: 44, right: 10, top: 22, height: 120, gap: 40 };
+  var LOWER_TOP = PANEL.top + PANEL.height + PANEL.gap;
+  var H = LOWER_TOP + PANEL.height + 24;
+  var WORDS = CONFIG.lab;
+  var C = WORDS.colors[theme];
+  function svg(tag, attrs = {}, text = null) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  var HEAD_COLOURS = [3, 4, 5, 6].map((i) => C.heads[i]);
+  function headColour(l, h, heads) {
+    return HEAD_COLOURS[(l * heads + h) % HEAD_COLOURS.length];
+  }
+  function scales(steps, top) {
+    const x = (s) => PANEL.left + s / Math.max(steps, 1) * (W - PANEL.left - PANEL.right);
+    const yLoss = (v) => PANEL.top + PANEL.height * (1 - Math.min(v, top) / top);
+    const yScore = (v) => LOWER_TOP + PANEL.height * (1 - Math.max(0, Math.min(1, v)));
+    return { x, yLoss, yScore };
+  }
+  function line(points2, colour, dash = null, width = 2) {
+    const attrs = { points: points2.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ") };
+    Object.assign(attrs, { fill: "none", stroke: colour, "stroke-width": width });
+    if (dash) attrs["stroke-dasharray"] = dash;
+    return svg("polyline", attrs);
+  }
+  function label(x, y, text, anchor = "end", colour = C.font) {
+    return svg("text", { x, y, "text-anchor": anchor, fill: colour, "font-size": 12 }, text);
+  }
+  function frame(g2, s, steps, top) {
+    const right = W - PANEL.right;
+    for (const [y0, title] of [
+      [PANEL.top, "Loss: second copy, fresh tokens"],
+      [LOWER_TOP, "Every head's score, by training step"]
+    ]) {
+      g2.append(svg("rect", { x: PANEL.left, y: y0, width: right - PANEL.left }));
+      g2.lastChild.setAttribute("height", PANEL.height);
+      g2.lastChild.setAttribute("fill", "none");
+      g2.lastChild.setAttribute("stroke", C.grid);
+      g2.append(label(PANEL.left, y0 - 6, title, "start"));
+    }
+    g2.append(label(PANEL.left - 4, s.yLoss(0) + 4, "0"));
+    g2.append(label(PANEL.left - 4, s.yLoss(top) + 10, top.toFixed(1)));
+    for (const v of [0, 0.5, 1]) g2.append(label(PANEL.left - 4, s.yScore(v) + 4, v * 100 + "%"));
+    g2.append(label(PANEL.left, H - 6, "step 0", "start", C.muted));
+    g2.append(label(right, H - 6, "step " + steps, "end", C.muted));
+    const chance = WORDS.chance, bar = WORDS.formedBar;
+    g2.append(
+      line(
+        [
+          [PANEL.left, s.yLoss(chance)],
+          [right, s.yLoss(chance)]
+        ],
+        C.muted,
+        "6 4",
+        1.5
+      )
+    );
+    g2.append(
+      line(
+        [
+          [PANEL.left, s.yScore(bar)],
+          [right, s.yScore(bar)]
+        ],
+        C.font,
+        "2 3",
+        1.5
+      )
+    );
+    g2.append(label(right - 2, s.yScore(bar) - 4, `bar: formed (${bar * 100}%)`, "end", C.muted));
+  }
+  function formedMark(g2, s, formedAt, steps) {
+    const x = s.x(formedAt), early = formedAt < steps / 2;
+    g2.append(
+      line(
+        [
+          [x, PANEL.top],
+          [x, LOWER_TOP + PANEL.height]
+        ],
+        C.accent,
+        "3 3",
+        2
+      )
+    );
+    const words = label(x + (early ? 4 : -4), LOWER_TOP - 22, "formed at step " + formedAt);
+    words.setAttribute("text-anchor", early ? "start" : "end");
+    words.setAttribute("fill", C.accent);
+    words.setAttribute("class", "ae-lab-formed-mark");
+    g2.append(words);
+  }
+  function curves(g2, s, events, layers, heads) {
+    const at = (key) => events.map((e) => [s.x(e.step), s.yLoss(e[key])]);
+    g2.append(line(at("loss_copy"), C.heads[0]), line(at("loss_fresh"), C.heads[1]));
+    for (let l = 0; l < layers; l++) {
+      for (let h = 0; h < heads; h++) {
+        const colour = headColour(l, h, heads);
+        const of = (key) => events.map((e) => [s.x(e.step), s.yScore(e[key][l][h])]);
+        g2.append(line(of("induction"), colour), line(of("previous_token"), colour, "5 3"));
+      }
+    }
+  }
+  function legendItems(layers, heads) {
+    const item = (colour, text, dash) => {
+      const swatch = el("span", { className: "ae-lab-swatch" + (dash ? " ae-lab-dashed" : "") });
+      swatch.style.borderTopColor = colour;
+      return el("li", {}, swatch, text);
+    };
+    const items = [
+      item(C.heads[0], "loss: second copy"),
+      item(C.heads[1], "loss: fresh tokens"),
+      item(C.muted, "chance", true)
+    ];
+    for (let l = 0; l < layers; l++) {
+      for (let h = 0; h < heads; h++) items.push(item(headColour(l, h, heads), `L${l} H${h}`));
+    }
+    items.push(item(C.font, "solid: induction score"), item(C.font, "previous-token score", true));
+    return items;
+  }
+  function makeChart() {
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "ae-lab-chart" });
+    root.setAttribute("aria-label", "The run's losses and every head's scores, by step");
+    const legend = el("ul", { className: "ae-lab-legend" });
+    const element = el("div", { className: "ae-lab-chart-box", id: "lab-chart" }, legend);
+    element.prepend(root);
+    function draw4(events, { steps, layers, heads, formedAt = null }) {
+      const box2 = element.clientWidth || WIDTH.before;
+      W = Math.max(WIDTH.least, Math.min(WIDTH.most, box2));
+      root.setAttribute("viewBox", `0 0 ${W} ${H}`);
+      const top = Math.max(WORDS.chance * 1.15, ...events.map((e) => e.loss_copy || 0));
+      const s = scales(steps, top);
+      const g2 = svg("g");
+      frame(g2, s, steps, top);
+      if (events.length) curves(g2, s, events, layers, heads);
+      if (formedAt != null) formedMark(g2, s, formedAt, steps);
+      root.replaceChildren(g2);
+      legend.replaceChildren(...legendItems(layers, heads));
+    }
+    return { element, draw: draw4 };
+  }
+
+  // static/site/fig_lab_heads.js
+  var WORDS2 = CONFIG.lab;
+  var SCALE = palette(colors.scale);
+  function best2(scores) {
+    let at = [0, 0];
+    scores.forEach(
+      (row, l) => row.forEach((v, h) => {
+        if (v > scores[at[0]][at[1]]) at = [l, h];
+      })
+    );
+    return at;
+  }
+  function paint(canvas, pattern) {
+    const n = pattern.length;
+    canvas.width = canvas.height = n;
+    const ctx = canvas.getContext("2d");
+    const image = ctx.createImageData(n, n);
+    for (let q = 0; q < n; q++) {
+      for (let k = 0; k < n; k++) {
+        const v = Math.max(0, Math.min(100, pattern[q][k])), i = (q * n + k) * 4;
+        image.data.set([SCALE[v * 3], SCALE[v * 3 + 1], SCALE[v * 3 + 2], 255], i);
+      }
+    }
+    ctx.putImageData(image, 0, 0);
+  }
+  function headBox(event, l, h, heads, outlined) {
+    const canvas = el("canvas", { className: "ae-lab-head" });
+    paint(canvas, event.probe[l][h]);
+    const score = Math.round(event.induction[l][h] * 100);
+    canvas.setAttribute(
+      "aria-label",
+      `L${l} H${h}: induction ${score}%, previous token ${Math.round(event.previous_token[l][h] * 100)}%`
+    );
+    const name = el("span", {}, `L${l} H${h} · ${score}%`);
+    name.style.color = headColour(l, h, heads);
+    return el(
+      "figure",
+      { className: "ae-lab-head-box" + (outlined ? " ae-lab-best" : "") },
+      canvas,
+      el("figcaption", {}, name)
+    );
+  }
+  function makeHeads() {
+    const caption = el("p", { className: "ae-lab-caption" });
+    const rows = el("div", { className: "ae-lab-heads-rows" });
+    const element = el("div", { className: "ae-lab-heads", id: "lab-heads" }, caption, rows);
+    function draw4(event, layers, heads) {
+      if (!event || !event.probe) return;
+      const [bl, bh] = best2(event.induction);
+      caption.textContent = WORDS2.caption.replace("{step}", String(event.step)).replace("{layer}", String(bl)).replace("{head}", String(bh));
+      const row = (l) => el(
+        "div",
+        { className: "ae-lab-heads-row" },
+        ...Array.from(
+          { length: heads },
+          (_, h) => headBox(event, l, h, heads, l === bl && h === bh)
+        )
+      );
+      rows.replaceChildren(...Array.from({ length: layers }, (_, l) => row(l)));
+    }
+    function clear() {
+      caption.textContent = "";
+      rows.replaceChildren();
+    }
+    return { element, draw: draw4, clear };
+  }
+
+  // static/site/fig_lab_run.js
+  var WORKER_URL = "lab_worker.js";
+  var NAMES2 = { steps: "max_steps" };
+  var ALLOWED = ["layers", "heads", "pos", "mlp", "norm", "lr", "seed", "steps", "max_steps"];
+  var UPDATE_EVERY = 5;
+  function trainerSettings(settings = {}) {
+    const out = { update_every: UPDATE_EVERY };
+    for (const [k, v] of Object.entries(settings)) {
+      if (!ALLOWED.includes(k)) throw new Error(`the Lab has no setting "${k}"`);
+      out[NAMES2[k] || k] = v;
+    }
+    return out;
+  }
+  function withShortNames(summary2) {
+    return {
+      ...summary2,
+      formed_step: summary2.formed_at_step,
+      best_previous: summary2.best_previous_token
+    };
+  }
+  function train(settings, { onEvent = () => {
+  }, signal = null, withProbe = false } = {}) {
+    return new Promise((resolve, reject) => {
+      let worker, asked;
+      try {
+        asked = trainerSettings(settings);
+        worker = new Worker(WORKER_URL);
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      const stop = () => worker.postMessage({ kind: "stop" });
+      const end = () => {
+        worker.terminate();
+        if (signal) signal.removeEventListener("abort", stop);
+      };
+      worker.onmessage = ({ data }) => {
+        if (data.kind === "error") {
+          end();
+          reject(new Error(data.message));
+          return;
+        }
+        const event = data.kind === "done" ? withShortNames(data) : data;
+        try {
+          onEvent(event);
+        } finally {
+          if (data.kind === "done") {
+            end();
+            resolve(event);
+          }
+        }
+      };
+      worker.onerror = (e) => {
+        end();
+        reject(new Error(e.message || "the Lab's trainer could not start"));
+      };
+      if (signal) signal.addEventListener("abort", stop);
+      worker.postMessage({ kind: "train", settings: asked, withProbe });
+      if (signal && signal.aborted) stop();
+    });
+  }
+  AE.lab = { train };
+
+  // static/site/fig_lab_table.js
+  var KEY = "attention-explorer lab runs";
+  var KEEP = 50;
+  var WORDS3 = CONFIG.lab.table;
+  var POSITIONS = ["none", "sinusoidal", "learned", "rotary", "alibi"];
+  var num = (v) => Number.isFinite(Number(v)) ? Number(v) : null;
+  function clean2(r) {
+    if (!r || typeof r !== "object" || !POSITIONS.includes(r.pos)) return null;
+    const row = { pos: r.pos, mlp: r.mlp === true, norm: r.norm === true, formed: r.formed === true };
+    for (const k of ["layers", "heads", "lr", "seed", "steps", "best_induction"]) row[k] = num(r[k]);
+    for (const k of ["best_previous_token", "seconds", "formed_at_step"]) row[k] = num(r[k]);
+    const needed = ["layers", "heads", "lr", "seed", "steps", "best_induction"];
+    return needed.some((k) => row[k] == null) ? null : row;
+  }
+  function load2() {
+    try {
+      const rows = JSON.parse(localStorage.getItem(KEY) || "[]");
+      return Array.isArray(rows) ? rows.map(clean2).filter(Boolean).slice(-KEEP) : [];
+    } catch {
+      return [];
+    }
+  }
+  function save(rows) {
+    try {
+      localStorage.setItem(KEY, JSON.stringify(rows.slice(-KEEP)));
+    } catch {
+    }
+  }
+  var pct = (v) => v == null ? "–" : Math.round(v * 100) + "%";
+  function cells(r) {
+    const formed = r.formed ? el("strong", {}, WORDS3.yes.replace("{step}", String(r.formed_at_step))) : WORDS3.no;
+    return [
+      `${r.layers} × ${r.heads}`,
+      r.pos,
+      r.mlp ? "yes" : "no",
+      r.norm ? "yes" : "no",
+      String(r.lr),
+      String(r.seed),
+      String(r.steps),
+      formed,
+      pct(r.best_induction),
+      pct(r.best_previous_token),
+      r.seconds == null ? "–" : r.seconds.toFixed(0) + " s"
+    ];
+  }
+  function makeTable() {
+    let rows = load2();
+    const body = el("tbody");
+    const headings = [...WORDS3.headings, "time here"].map((h) => el("th", { scope: "col" }, h));
+    const table = el(
+      "table",
+      { className: "ae-lab-table" },
+      el("thead", {}, el("tr", {}, ...headings)),
+      body
+    );
+    const empty = el("p", { className: "ae-muted" }, WORDS3.empty);
+    const element = el("div", { className: "ae-lab-table-box", id: "lab-table" }, empty, table);
+    function render() {
+      empty.hidden = rows.length > 0;
+      table.hidden = rows.length === 0;
+      body.replaceChildren(
+        ...[...rows].reverse().map((r) => el("tr", {}, ...cells(r).map((c) => el("td", {}, c))))
+      );
+    }
+    function add(summary2) {
+      const s = summary2.settings;
+      const row = clean2({
+        ...s,
+        steps: summary2.steps,
+        formed: summary2.formed,
+        formed_at_step: summary2.formed_at_step,
+        best_induction: summary2.best_induction,
+        best_previous_token: summary2.best_previous_token,
+        seconds: summary2.wall_s
+      });
+      if (!row) return;
+      rows = [...load2(), row].slice(-KEEP);
+      save(rows);
+      render();
+    }
+    render();
+    return { element, add, rows: () => rows };
+  }
+
+  // static/site/fig_lab.js
+  var WORDS4 = CONFIG.lab;
+  var HEADS = 2;
+  var pct2 = (v) => Math.round(v * 100) + "%";
+  var fill3 = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => k in values ? String(values[k]) : m);
+  function bestOf(scores) {
+    let at = [0, 0, -Infinity];
+    scores.forEach((row, l) => row.forEach((v, h) => v > at[2] && (at = [l, h, v])));
+    return at;
+  }
+  function statusHtml(last2, layers, state3, summary2 = null) {
+    const [l, h, score] = bestOf(last2.induction), [pl, ph, ps] = bestOf(last2.previous_token);
+    let text = fill3(WORDS4.status[layers], {
+      step: last2.step,
+      seconds: last2.seconds.toFixed(1),
+      lossCopy: last2.loss_copy.toFixed(2),
+      lossFresh: last2.loss_fresh.toFixed(2),
+      layer: l,
+      head: h,
+      score: pct2(score),
+      pLayer: pl,
+      pHead: ph,
+      pScore: pct2(ps)
+    });
+    if (last2.formed_at_step != null)
+      text = fill3(WORDS4.formed, { formed: last2.formed_at_step }) + text;
+    if (state3 === "stopped") text = WORDS4.stopped + text;
+    else if (state3 === "done" && summary2 && !summary2.formed) {
+      text += fill3(WORDS4.noHead[layers], { steps: summary2.steps });
+    }
+    return text;
+  }
+  function numberBox(id, [low, high], value) {
+    return el("input", { type: "number", id, min: low, max: high, step: 1, value, required: true });
+  }
+  function settingsBox() {
+    const [low, high] = WORDS4.choices.steps;
+    const layers = WORDS4.choices.layers.map(
+      (n) => el("label", {}, el("input", { type: "radio", name: "lab-layers", value: n }), " " + n)
+    );
+    const boxes = {
+      seed: numberBox("lab-seed", WORDS4.choices.seed, 0),
+      steps: numberBox("lab-steps", [low, high], WORDS4.choices.defaultSteps),
+      train: el("button", { type: "button", id: "lab-train", className: "ae-primary" }, "Train"),
+      stop: el("button", { type: "button", id: "lab-stop", disabled: true }, "Stop")
+    };
+    const element = el(
+      "div",
+      { className: "ae-lab-settings" },
+      el("fieldset", { id: "lab-layers" }, el("legend", {}, "Layers"), ...layers),
+      el("label", {}, "Seed ", boxes.seed),
+      el("label", {}, "Training steps ", boxes.steps),
+      el("span", { className: "ae-lab-buttons" }, boxes.train, boxes.stop)
+    );
+    return { element, ...boxes };
+  }
+  function chosenLayers(box2) {
+    const checked2 = box2.element.querySelector("input[name=lab-layers]:checked");
+    return Number(checked2 && checked2.value) || 2;
+  }
+  function readSettings(box2) {
+    const layers = chosenLayers(box2);
+    const seed = Number(box2.seed.value), steps = Number(box2.steps.value);
+    const [low, high] = WORDS4.choices.steps, [s0, s1] = WORDS4.choices.seed;
+    if (!WORDS4.choices.layers.includes(layers)) return "Choose 1 or 2 layers.";
+    if (!Number.isInteger(seed) || seed < s0 || seed > s1)
+      return `The seed is a whole number from ${s0} to ${s1}.`;
+    if (!Number.isInteger(steps) || steps < low || steps > high) {
+      return `Training steps: a whole number from ${low} to ${high}.`;
+    }
+    return { layers, heads: HEADS, seed, steps };
+  }
+  function makeView(parts, record2) {
+    const { box: box2, status, chart, heads } = parts;
+    const run = { state: "ready", events: [], last: null, settings: null, summary: null };
+    let pending = false;
+    function draw4() {
+      pending = false;
+      const s = run.settings || { layers: chosenLayers(box2), steps: Number(box2.steps.value) };
+      const formedAt = run.last ? run.last.formed_at_step : null;
+      chart.draw(run.events, { steps: s.steps, layers: s.layers, heads: HEADS, formedAt });
+      if (run.last) {
+        status.innerHTML = statusHtml(run.last, s.layers, run.state, run.summary);
+        heads.draw(run.last, s.layers, HEADS);
+      }
+      const { state: state3, events, summary: summary2 } = run;
+      const step = run.last && run.last.step;
+      record2({ ok: state3 !== "failed", state: state3, events: events.length, step, formedAt, summary: summary2 });
+    }
+    const later = () => {
+      if (!pending) requestAnimationFrame(draw4);
+      pending = true;
+    };
+    function onEvent(e) {
+      if (e.kind === "done") {
+        run.summary = e;
+        run.state = e.stopped ? "stopped" : "done";
+        if (!e.stopped) parts.table.add(e);
+      } else {
+        const { probe, ...point2 } = e;
+        run.events.push(point2);
+        run.last = probe ? e : point2;
+      }
+      later();
+    }
+    return { run, draw: draw4, later, onEvent };
+  }
+  function wireButtons(parts, view, record2) {
+    const { box: box2, status, heads } = parts;
+    let controller = null;
+    async function start() {
+      const settings = readSettings(box2);
+      if (typeof settings === "string") {
+        status.textContent = warning(settings);
+        return;
+      }
+      controller = new AbortController();
+      Object.assign(view.run, { state: "running", events: [], last: null, settings, summary: null });
+      heads.clear();
+      status.textContent = "⏳ …";
+      box2.train.disabled = true;
+      box2.stop.disabled = false;
+      view.later();
+      try {
+        await train(settings, { onEvent: view.onEvent, signal: controller.signal, withProbe: true });
+      } catch (err) {
+        view.run.state = "failed";
+        status.textContent = FROM_FILE ? SERVE_FOLDER : warning(err.message);
+        record2({ ok: false, state: "failed", error: err.message });
+      } finally {
+        controller = null;
+        box2.train.disabled = false;
+        box2.stop.disabled = true;
+      }
+    }
+    box2.train.addEventListener("click", start);
+    box2.stop.addEventListener("click", () => controller && controller.abort());
+    box2.element.addEventListener("change", () => !controller && !view.run.last && view.draw());
+    return { running: () => !!controller };
+  }
+  function make3(holder, { record: record2, step }) {
+    const parts = {
+      box: settingsBox(),
+      status: el("p", { id: "lab-status", className: "ae-lab-status", "aria-live": "polite" }),
+      chart: makeChart(),
+      heads: makeHeads(),
+      table: makeTable()
+    };
+    const element = el(
+      "div",
+      { className: "ae-figure ae-lab", id: "lab-figure" },
+      el("p", { className: "ae-lab-where" }, WORDS4.where),
+      parts.box.element,
+      parts.status,
+      // side by side where the screen is wide enough (site.css)
+      el("div", { className: "ae-lab-views" }, parts.chart.element, parts.heads.element),
+      parts.table.element
+    );
+    holder.appendChild(element);
+    const view = makeView(parts, record2);
+    const buttons = wireButtons(parts, view, record2);
+    function show2() {
+      if (buttons.running()) return;
+      const own = step() && step().own || {};
+      const layers = String(own.layers || 2);
+      for (const r of parts.box.element.querySelectorAll("input[name=lab-layers]")) {
+        r.checked = r.value === layers;
+      }
+      if (!view.run.last) parts.status.innerHTML = WORDS4.ready;
+      view.draw();
+    }
+    return { element, update: () => {
+    }, show: show2 };
+  }
+
   // static/site/fig_losses.js
   var { mask, scaling, temperature } = CONFIG.defaults;
   var AS_TRAINED = { mask, scaling, temperature };
-  function make3(holder, { engineKnobs: engineKnobs2, record: record2 }) {
+  function make4(holder, { engineKnobs: engineKnobs2, record: record2 }) {
     const intro = el("p", {});
     const list = el("ol", { id: "losses", className: "ae-losses" });
     const element = el("div", { className: "ae-figure", id: "losses-figure" }, intro, list);
@@ -3327,10 +3983,10 @@
   }
   function build3(holder) {
     const box2 = el("textarea", { id: "corrupt-box", rows: 2, maxLength: 1e4, spellcheck: false });
-    const label = el("label", { htmlFor: "corrupt-box" }, "The copy, one word changed");
+    const label3 = el("label", { htmlFor: "corrupt-box" }, "The copy, one word changed");
     const parts = {
       box: box2,
-      pair: el("div", { id: "patch-pair" }, label, box2),
+      pair: el("div", { id: "patch-pair" }, label3, box2),
       status: el("p", { id: "patch-status", className: "ae-muted" }),
       heads: el("div", { id: "patch-heads" }),
       reading: el("p", { id: "patch-reading" }),
@@ -3369,7 +4025,7 @@
     parts.reading.textContent = "";
     parts.guesses.hidden = true;
   }
-  function make4(holder, { engineKnobs: engineKnobs2, record: record2, step, kick: kick2 }) {
+  function make5(holder, { engineKnobs: engineKnobs2, record: record2, step, kick: kick2 }) {
     const parts = build3(holder);
     let chosen = null;
     parts.box.addEventListener("input", () => (chosen = null, kick2()));
@@ -3411,7 +4067,7 @@
       shuffled: panel2("pe-shuffle-shuffled", "Words shuffled"),
       summary: el("div", { id: "pe-shuffle-summary" })
     };
-    const { order, diff, original, shuffled, summary } = parts;
+    const { order, diff, original, shuffled, summary: summary2 } = parts;
     parts.panels = el(
       "div",
       { className: "ae-panels" },
@@ -3424,7 +4080,7 @@
       { className: "ae-figure", id: "shuffle-figure" },
       order,
       parts.panels,
-      summary
+      summary2
     );
     holder.appendChild(parts.element);
     return parts;
@@ -3447,7 +4103,7 @@
     const lines = shuffleReading(CONFIG.shuffleWords, r);
     parts.summary.replaceChildren(...lines.filter(Boolean).map((t) => el("p", {}, t)));
   }
-  function make5(holder, { engineKnobs: engineKnobs2, record: record2 }) {
+  function make6(holder, { engineKnobs: engineKnobs2, record: record2 }) {
     const parts = build4(holder);
     async function update2(ctx) {
       try {
@@ -3468,8 +4124,286 @@
     return { element: parts.element, update: update2 };
   }
 
+  // static/site/snapshot_chart.js
+  var SVG = "http://www.w3.org/2000/svg";
+  var W2 = 640;
+  var LEFT = 52;
+  var RIGHT = 14;
+  var UPPER = [16, 104];
+  var LOWER = [150, 262];
+  var COPY_COLOR = "#d97706";
+  function svg2(tag, attrs = {}, text = null) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "style") Object.assign(e.style, v);
+      else e.setAttribute(k, String(v));
+    }
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  function label2(x, y, text, anchor = "end") {
+    const style2 = { fill: "var(--muted)", fontSize: "15px" };
+    return svg2("text", { x, y, "text-anchor": anchor, style: style2 }, text);
+  }
+  function tokensLabel(v) {
+    if (v >= 1e6) return v / 1e6 + "M";
+    if (v >= 1e3) return v / 1e3 + "k";
+    return String(v);
+  }
+  function xScale(snapshots) {
+    const logs = snapshots.map((s) => Math.log10(Math.max(s.tokens, 1)));
+    const lo = Math.min(...logs), hi = Math.max(...logs);
+    const span = hi - lo || 1;
+    const x = (tokens) => LEFT + (Math.log10(Math.max(tokens, 1)) - lo) / span * (W2 - LEFT - RIGHT);
+    return { x, lo, hi };
+  }
+  function axes(g2, { x, lo, hi }, lossRange) {
+    const line2 = { stroke: "var(--line)", strokeWidth: "1" };
+    for (const [top, bottom] of [UPPER, LOWER]) {
+      g2.append(svg2("line", { x1: LEFT, x2: W2 - RIGHT, y1: bottom, y2: bottom, style: line2 }));
+      g2.append(svg2("line", { x1: LEFT, x2: LEFT, y1: top, y2: bottom, style: line2 }));
+    }
+    for (let p = Math.ceil(lo); p <= Math.floor(hi); p++) {
+      g2.append(label2(x(10 ** p), LOWER[1] + 16, tokensLabel(10 ** p), "middle"));
+    }
+    g2.append(label2((LEFT + W2 - RIGHT) / 2, LOWER[1] + 38, "training tokens seen", "middle"));
+    for (const v of [0, 0.5, 1]) {
+      const y = LOWER[1] - v * (LOWER[1] - LOWER[0]);
+      g2.append(label2(LEFT - 6, y + 4, Math.round(v * 100) + "%"));
+    }
+    const [a, b] = lossRange;
+    g2.append(label2(LEFT - 6, UPPER[0] + 4, b.toFixed(1)));
+    g2.append(label2(LEFT - 6, UPPER[1] + 4, a.toFixed(1)));
+    g2.append(label2(LEFT, UPPER[0] - 4, "Loss (training)", "start"));
+    g2.append(label2(LEFT, LOWER[0] - 6, "Best head's weight", "start"));
+  }
+  function curve(g2, xs, ys, upto, color, dash, name) {
+    const points2 = [];
+    for (let i = 0; i <= upto; i++) if (ys[i] != null) points2.push([xs[i], ys[i], i]);
+    if (!points2.length) return 0;
+    const style2 = { stroke: color, strokeWidth: "2.5", fill: "none" };
+    if (dash) style2.strokeDasharray = dash;
+    g2.append(
+      svg2("polyline", { points: points2.map((p) => p.slice(0, 2).join(",")).join(" "), style: style2 })
+    );
+    for (const [x, y, i] of points2) {
+      const r = i === upto ? 5.5 : 3.5;
+      g2.append(svg2("circle", { cx: x, cy: y, r, "data-curve": name, style: { fill: color } }));
+    }
+    return points2.length;
+  }
+  function makeChart2() {
+    const element = svg2("svg", {
+      id: "snapshot-chart",
+      viewBox: `0 0 ${W2} ${LOWER[1] + 46}`,
+      role: "img",
+      style: { width: "100%", maxWidth: W2 + "px", height: "auto", display: "block" }
+    });
+    const title = svg2("title");
+    function draw4({ snapshots, current: current2, prev, copy, baseline }) {
+      const scale = xScale(snapshots);
+      const losses = snapshots.map((s) => s.train_loss).filter((v) => v != null);
+      const lossRange = [Math.floor(Math.min(...losses, 0)), Math.ceil(Math.max(...losses, 1))];
+      const g2 = svg2("g");
+      axes(g2, scale, lossRange);
+      const xs = snapshots.map((s) => scale.x(s.tokens));
+      const yLoss = (v) => v == null ? null : UPPER[1] - (v - lossRange[0]) / (lossRange[1] - lossRange[0]) * 88;
+      const yWeight = (v) => v == null ? null : LOWER[1] - v * (LOWER[1] - LOWER[0]);
+      const here = { stroke: "var(--accent)", strokeWidth: "1.5", strokeDasharray: "2 3" };
+      g2.append(
+        svg2("line", { x1: xs[current2], x2: xs[current2], y1: UPPER[0], y2: LOWER[1], style: here })
+      );
+      const even = { stroke: "var(--muted)", strokeWidth: "1.5", strokeDasharray: "8 5" };
+      const yb = yWeight(baseline);
+      g2.append(
+        svg2("line", { x1: LEFT, x2: W2 - RIGHT, y1: yb, y2: yb, "data-curve": "even", style: even })
+      );
+      curve(
+        g2,
+        xs,
+        snapshots.map((s) => yLoss(s.train_loss)),
+        current2,
+        "var(--fg)",
+        null,
+        "loss"
+      );
+      const drawn = {
+        prev: curve(g2, xs, prev.map(yWeight), current2, "var(--accent)", null, "prev"),
+        copy: copy ? curve(g2, xs, copy.map(yWeight), current2, COPY_COLOR, "2 5", "copy") : 0
+      };
+      title.textContent = "Training loss above; below, the best head's share on the previous word (solid) and its weight on the copy (dotted), up to the chosen snapshot.";
+      element.replaceChildren(title, g2);
+      return drawn;
+    }
+    return { element, draw: draw4, copyColor: COPY_COLOR };
+  }
+
+  // static/site/fig_snapshots.js
+  var { model: MODEL2, list: SNAPSHOTS } = CONFIG.snapshots;
+  var MODEL_KNOBS = ["objective", "heads", "pos"];
+  var number = (v) => Number(v).toLocaleString("en-US");
+  function snapshotWords(i) {
+    const n = SNAPSHOTS.length;
+    return n > 1 ? `Snapshot ${i} (0 = first, ${n - 1} = last)` : `Snapshot ${i}`;
+  }
+  function statusLine(i) {
+    const s = SNAPSHOTS[i];
+    const loss = s.train_loss == null ? "" : ` · training loss ${s.train_loss.toFixed(2)}`;
+    return `${snapshotWords(i)} of ${MODEL2}: step ${number(s.step)} · ${number(s.tokens)} training tokens seen${loss}`;
+  }
+  function previousLine(r) {
+    const p = r.previous;
+    return `Most previous-token-like head now: L${p.layer} H${p.head}, ${percent(p.share)} of its attention on the word just before (spreading evenly would give ${percent(r.baseline)}).`;
+  }
+  function copyLine(r) {
+    if (!r.copy) return "Copying: this sentence is too short or too long to be said twice here.";
+    const c = r.copy;
+    return `Copying now: on your sentence said twice, the best head, L${c.layer} H${c.head}, puts ${percent(c.score)} of its attention on the word that came next last time.`;
+  }
+  function summary(prev, copy) {
+    const rise = (ys) => {
+      const top = Math.max(...ys.filter((v) => v != null));
+      const i = ys.findIndex((v) => v != null && v >= top / 2);
+      return `reaches half of its highest (${percent(top)}) at step ${number(SNAPSHOTS[i].step)}`;
+    };
+    return `Across all ${SNAPSHOTS.length} snapshots: the solid previous-word curve ${rise(prev)}; the dotted copy curve ${copy ? rise(copy) : "has no value for this sentence"}.`;
+  }
+  function build5(holder) {
+    const slider = el("input", {
+      type: "range",
+      id: "snapshot-slider",
+      min: "0",
+      max: String(Math.max(SNAPSHOTS.length - 1, 0)),
+      step: "1",
+      value: "0",
+      style: "width: min(100%, 28rem); vertical-align: middle"
+    });
+    const parts = {
+      slider,
+      status: el("p", { id: "snapshot-status" }),
+      previous: el("p", { id: "snapshot-previous" }),
+      copy: el("p", { id: "snapshot-copy" }),
+      gridBox: el("div", { className: "ae-panel", id: "snapshot-grid" }),
+      chart: makeChart2(),
+      summary: el("p", { id: "snapshots-summary" }),
+      note: el("p", { className: "ae-muted" })
+    };
+    const swatch = (color, line2) => el("span", { style: `color:${color};font-weight:700` }, line2);
+    const legend = el(
+      "p",
+      { className: "ae-muted", id: "snapshot-legend" },
+      swatch("var(--accent)", "━ "),
+      "previous word: the best head's share on the word just before · ",
+      swatch(parts.chart.copyColor, "┅ "),
+      "copy: the best head's weight on the word that came next, the sentence said twice · ",
+      swatch("var(--muted)", "╌ "),
+      "spreading evenly"
+    );
+    parts.element = el(
+      "div",
+      { className: "ae-figure", id: "snapshots-figure" },
+      el("label", { htmlFor: "snapshot-slider" }, "Training snapshot "),
+      slider,
+      parts.status,
+      parts.previous,
+      parts.copy,
+      el("h3", {}, "Across training"),
+      parts.chart.element,
+      legend,
+      parts.summary,
+      parts.note,
+      el("h3", {}, "Every head at this snapshot"),
+      parts.gridBox
+    );
+    holder.appendChild(parts.element);
+    parts.grid = mountGrid(parts.gridBox, "explore");
+    return parts;
+  }
+  async function drawAll(parts, ctx, i, scores) {
+    const defaults = Object.fromEntries(MODEL_KNOBS.map((k2) => [k2, CONFIG.defaults[k2]]));
+    const mine = { ...ctx, knobs: { ...ctx.knobs, ...defaults } };
+    const { text, ...controls } = mine.knobs;
+    const k = await parts.engineKnobs(mine);
+    const now2 = await scores(text, k, i);
+    const opts = { colors, theme, fetch: true, snapshot: SNAPSHOTS[i].file };
+    const p = await gridPayload(text, controls, opts);
+    if (!p || !p.ok) throw new Error(p && p.caption || "The browser cannot compute this view.");
+    if (!ctx.fresh()) return null;
+    parts.status.textContent = statusLine(i);
+    parts.previous.textContent = previousLine(now2);
+    parts.copy.textContent = copyLine(now2);
+    parts.grid.draw(p);
+    const all = [];
+    for (let j = 0; j < SNAPSHOTS.length; j++) all.push(await scores(text, k, j));
+    if (!ctx.fresh()) return null;
+    const prev = all.map((r) => r.previous.share);
+    const copy = now2.copy ? all.map((r) => r.copy ? r.copy.score : null) : null;
+    const { baseline } = now2;
+    const points2 = parts.chart.draw({ snapshots: SNAPSHOTS, current: i, prev, copy, baseline });
+    parts.summary.textContent = summary(prev, copy);
+    const others = MODEL_KNOBS.some((key) => ctx.knobs[key] !== CONFIG.defaults[key]);
+    parts.note.textContent = others ? `ℹ️ Training snapshots exist for ${MODEL2} only: this figure shows it, whatever the Model / Heads / Positional knobs say.` : "";
+    const step = SNAPSHOTS[i].step;
+    return {
+      index: i,
+      step,
+      previous: now2.previous,
+      copy: now2.copy,
+      baseline,
+      prev,
+      copyTrend: copy,
+      points: points2
+    };
+  }
+  function make7(holder, { engineKnobs: engineKnobs2, record: record2, kick: kick2 }) {
+    const parts = { ...build5(holder), engineKnobs: engineKnobs2 };
+    let index = 0;
+    const cache = /* @__PURE__ */ new Map();
+    function setSlider(i) {
+      index = i;
+      parts.slider.value = String(i);
+      const s = SNAPSHOTS[i];
+      const said2 = `${snapshotWords(i)}: step ${number(s.step)}, ${number(s.tokens)} tokens seen`;
+      parts.slider.setAttribute("aria-valuetext", said2);
+      parts.status.textContent = statusLine(i);
+    }
+    parts.slider.addEventListener("input", () => {
+      setSlider(Number(parts.slider.value));
+      kick2();
+    });
+    async function scores(text, k, i) {
+      const file = SNAPSHOTS[i].file;
+      const key = JSON.stringify([text, k.causal, k.scale, k.temperature, file]);
+      if (!cache.has(key)) cache.set(key, await engine.snapshot(text, { ...k, snapshot: file }));
+      return cache.get(key);
+    }
+    async function update2(ctx) {
+      if (!SNAPSHOTS.length) {
+        parts.status.textContent = warning("This copy of the page has no training snapshots.");
+        record2({ ok: false, error: "no snapshots" });
+        return;
+      }
+      try {
+        const numbers = await drawAll(parts, ctx, index, scores);
+        if (numbers) record2({ ok: true, ...numbers });
+      } catch (e) {
+        if (!ctx.fresh()) return;
+        parts.previous.textContent = warning(e.message);
+        parts.copy.textContent = "";
+        record2({ ok: false, error: e.message });
+      }
+    }
+    return {
+      element: parts.element,
+      update: update2,
+      key: () => index,
+      // a step starts at the first snapshot, almost untrained (start_here.py's own)
+      show: () => SNAPSHOTS.length && setSlider(0)
+    };
+  }
+
   // static/site/figures.js
-  var MAKERS = { ablate: make, compare: make2, losses: make3, patch: make4, shuffle: make5 };
+  var MAKERS = { ablate: make, compare: make2, lab: make3, losses: make4, patch: make5, shuffle: make6, snapshots: make7 };
   var made = {};
   var shown = {};
   AE.site = { shown };
@@ -3638,8 +4572,8 @@
   }
 
   // static/site/inside.js
-  var WORDS = CONFIG.inside;
-  var COLOURS2 = { ...colors, ...WORDS.colors[theme] };
+  var WORDS5 = CONFIG.inside;
+  var COLOURS2 = { ...colors, ...WORDS5.colors[theme] };
   var cards = {};
   var groups = [];
   var last = null;
@@ -3678,23 +4612,23 @@
     c.readout.textContent = words;
     c.canvas.title = words;
   }
-  function picker(id, label) {
+  function picker(id, label3) {
     const select = el("select", { id });
     select.addEventListener("input", () => {
-      state2[label.toLowerCase()] = Number(select.value);
+      state2[label3.toLowerCase()] = Number(select.value);
       tools.kick();
     });
-    return { select, label: el("label", {}, label + " ", select) };
+    return { select, label: el("label", {}, label3 + " ", select) };
   }
-  function build5() {
+  function build6() {
     const section = $("inside");
     const layer = picker("inside-layer", "Layer"), head = picker("inside-head", "Head");
     const intro = el("p", { id: "inside-intro" });
-    intro.innerHTML = WORDS.intro;
+    intro.innerHTML = WORDS5.intro;
     const status = el("p", { id: "inside-status", className: "ae-where", "aria-live": "polite" });
     const pick = el("div", { className: "ae-knobs", id: "inside-pick" }, layer.label, head.label);
     section.append(el("h2", {}, "Inside one head"), pick, intro, status);
-    for (const { heading, keys } of WORDS.sections) {
+    for (const { heading, keys } of WORDS5.sections) {
       const box2 = el(
         "section",
         { className: "ae-stage-group" },
@@ -3713,7 +4647,7 @@
     }
     select.value = String(value);
   }
-  function paint() {
+  function paint2() {
     if (!last || $("inside").hidden) return;
     const dpr = window.devicePixelRatio || 1;
     for (const c of Object.values(cards)) {
@@ -3731,7 +4665,7 @@
       drawStage(ctx, c.stage, last.tokens, g2, COLOURS2);
     }
   }
-  function fill3(c, stage) {
+  function fill4(c, stage) {
     c.stage = stage || null;
     c.card.hidden = !stage;
     if (!stage) return;
@@ -3743,11 +4677,11 @@
     c.readout.textContent = "";
     const [lo, hi] = stageRange(stage);
     const stops = stage.key === "pattern" ? COLOURS2.scale : COLOURS2.diverging;
-    c.low.textContent = number(lo);
-    c.high.textContent = number(hi);
+    c.low.textContent = number2(lo);
+    c.high.textContent = number2(hi);
     c.bar.style.background = "linear-gradient(to right, " + stops.map(([t, hex3]) => `${hex3} ${t * 100}%`).join(", ") + ")";
   }
-  function number(v) {
+  function number2(v) {
     return (v === 0 ? "0" : String(Number(v.toPrecision(3)))).replace("-", "−");
   }
   function show(r, model) {
@@ -3758,11 +4692,11 @@
     state2.head = d.head;
     choices($("inside-layer"), r.layers, d.layer);
     choices($("inside-head"), r.heads, d.head);
-    for (const [key, c] of Object.entries(cards)) fill3(c, d.stages[key]);
+    for (const [key, c] of Object.entries(cards)) fill4(c, d.stages[key]);
     for (const g2 of groups) g2.box.hidden = !g2.keys.some((k) => d.stages[k]);
     const x = d.stages.x;
     $("inside-status").textContent = x ? `${model} · layer ${d.layer}, head ${d.head} · ${r.n} token${r.n === 1 ? "" : "s"} · d_model ${x.shape[1]} · ${r.heads} head${r.heads === 1 ? "" : "s"} × d_head ${x.shape[1] / r.heads}` : "";
-    paint();
+    paint2();
     const stages = {};
     for (const [key, s] of Object.entries(d.stages)) {
       stages[key] = { shapeText: s.shapeText, shape: s.shape, geom: cards[key] && cards[key].g };
@@ -3772,7 +4706,7 @@
   function fail(message) {
     last = null;
     $("inside-status").textContent = warning(message);
-    for (const c of Object.values(cards)) fill3(c, null);
+    for (const c of Object.values(cards)) fill4(c, null);
     for (const g2 of groups) g2.box.hidden = true;
     record("inside", { ok: false, error: message });
   }
@@ -3802,7 +4736,7 @@
   }
   function initInside(pageTools) {
     tools = pageTools;
-    build5();
+    build6();
     $("tab-inside").addEventListener("click", open);
     for (const id of ["tab-explore", "tab-steps"]) {
       $(id).addEventListener("click", () => {
@@ -3811,13 +4745,13 @@
         tools.kick();
       });
     }
-    let frame = 0, width = 0;
+    let frame2 = 0, width = 0;
     const resized = () => {
       const now2 = $("inside").clientWidth;
       if (now2 === width) return;
       width = now2;
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(paint);
+      cancelAnimationFrame(frame2);
+      frame2 = requestAnimationFrame(paint2);
     };
     if (window.ResizeObserver) new ResizeObserver(resized).observe($("inside"));
     else window.addEventListener("resize", resized);
@@ -3845,6 +4779,10 @@
     shuffle: {},
     compare: { grid: true },
     patch: {},
+    snapshots: {},
+    // Through training: its own slider, grid and chart (fig_snapshots.js)
+    lab: { own: true },
+    // the figure alone: no sentence, no knobs (the Lab has its own settings)
     app: { explore: false }
   };
   var tools2 = null;
@@ -3902,6 +4840,7 @@
     const layout2 = LAYOUT[s.figure];
     $("explore").hidden = layout2.explore === false;
     state2.clickSwitches = !!layout2.switches;
+    document.body.classList.toggle("ae-figure-only", !!layout2.own);
     placeFigure(layout2.explore === false ? "app" : s.figure);
     if (layout2.explore !== false) {
       setText(s.text);
@@ -3928,6 +4867,7 @@
     $("step").hidden = true;
     $("examples-row").hidden = steps;
     current = null;
+    document.body.classList.remove("ae-figure-only");
     placeFigure(null);
     markHidden([]);
     state2.clickSwitches = false;

@@ -25,6 +25,12 @@
 //       ...}   knobs.heads_off switched off: the guesses and loss before -> after (ablation.js)
 //   await engine.shuffle(text, {...knobs, layer, head, seed}) -> {perm, original, restored,
 //       maxDiffHead, maxDiffAll, topChanged, ...}   the word-shuffle test, mask off (shuffle.js)
+//   knobs.snapshot = "step_00059.safetensors": run(), runTyped() and snapshot() use that
+//       training snapshot of knobs.model instead (the file snapshots/<model>/<snapshot>, its
+//       hash keyed so; refused unless its config is the model's)
+//   await engine.snapshot(text, {...knobs, snapshot}) -> {previous {layer, head, share},
+//       baseline, copy {layer, head, score} | null, prevShare, copyScores, tokens, n}: the
+//       Through training view's numbers (snapshots.js)
 //
 // knobs = {model: "causal-h4-rotary", causal: null|true|false, scale: null|"d_head"|
 // "d_model"|"none", temperature: 1.0, heads_off: [[layer, head], ...]}. The semantics are
@@ -39,11 +45,13 @@ import { patchPair } from "./patching.js";
 import { parseSafetensors } from "./safetensors.js";
 import { sha256Hex } from "./sha256.js";
 import { sentenceShuffle } from "./shuffle.js";
+import { snapshotScores } from "./snapshots.js";
 import { nestedStages, stageProbe } from "./stages.js";
 import * as tokenizers from "./tokenizer.js";
 
 const SCALES = ["d_head", "d_model", "none"];
 const MODEL = /^(causal-h[1248]-(none|sinusoidal|learned|rotary|alibi)|bidir-h4-rotary)$/;
+const SNAPSHOT = /^step_\d{1,9}\.safetensors$/; // explorer.analysis.snapshots.FILE_RE
 
 // The knobs checked as AttentionSettings.resolve checks them, with a plain message.
 function checked(knobs, config) {
@@ -172,6 +180,30 @@ function fileSource() {
   };
 }
 
+// A training snapshot of a zoo model (knobs.snapshot): loaded once into `models` (under its
+// file's key, snapshots/<name>/<file>), refused unless its config is the model's.
+function snapshotLoader(source, load, models, simd) {
+  return function loadSnapshot(name, file) {
+    if (!SNAPSHOT.test(String(file))) {
+      return Promise.reject(new Error("The browser has no training snapshot of that name."));
+    }
+    const key = `snapshots/${name}/${file}`;
+    if (!models.has(key)) {
+      const bytes = source.reader(key)(source.url(key, key));
+      const made = Promise.all([bytes, load(name)]).then(([b, final]) => {
+        const m = new Transformer(parseSafetensors(b), { simd: simd() });
+        if (JSON.stringify(m.config) !== JSON.stringify(final.config)) {
+          throw new Error(`The training snapshot ${file} is not of ${name}.`);
+        }
+        return m;
+      });
+      made.catch(() => models.delete(key));
+      models.set(key, made);
+    }
+    return models.get(key);
+  };
+}
+
 /** A fresh engine: its own settings, tokenizer and models in memory. */
 export function createEngine() {
   const source = fileSource();
@@ -216,6 +248,10 @@ export function createEngine() {
     return models.get(name);
   }
 
+  // the knobs' model, or its training snapshot when they name one (knobs.snapshot)
+  const snapshot = snapshotLoader(source, load, models, () => simd);
+  const modelOf = (k) =>
+    k && k.snapshot != null ? snapshot(k.model, k.snapshot) : load(k && k.model);
   // Both the model and the tokenizer are in memory: a run starts computing at once.
   function loaded(name) {
     return ready.has(name) && tokenizerReady;
@@ -224,8 +260,8 @@ export function createEngine() {
   // The same as run(), with patterns as one Float32Array [layer, head, query, key].
   async function runTyped(text, knobs) {
     const name = knobs && knobs.model;
-    const [t, model] = await Promise.all([tok(), load(name)]);
-    ready.add(name);
+    const [t, model] = await Promise.all([tok(), modelOf(knobs)]);
+    ready.add(name); // (a snapshot's model is loaded with it)
     const settings = checked(knobs, model.config);
     if (!(knobs && knobs.detail)) return forward(t, model, text, settings);
     const probe = stageProbe(model, settings, knobs.layer, knobs.head);
@@ -243,7 +279,7 @@ export function createEngine() {
 
   // the tokenizer, the knobs' model, and the knobs checked against it
   async function need(knobs) {
-    const [t, model] = await Promise.all([tok(), load(knobs && knobs.model)]);
+    const [t, model] = await Promise.all([tok(), modelOf(knobs)]);
     return [t, model, checked(knobs, model.config)];
   }
 
@@ -278,6 +314,11 @@ function measures(need) {
     async shuffle(text, knobs) {
       const [t, model, settings] = await need(knobs);
       return sentenceShuffle(t, model, text, settings, knobs.layer, knobs.head, knobs.seed || 0);
+    },
+    // The Through training view's numbers on knobs.snapshot (static/engine/snapshots.js).
+    async snapshot(text, knobs) {
+      const [t, model, settings] = await need(knobs);
+      return snapshotScores(t, model, text, settings);
     },
   };
 }

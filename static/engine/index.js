@@ -8,7 +8,8 @@
 //   AttentionExplorer.model        {parseSafetensors(buffer), Transformer, alibiSlopes}
 //                                  (static/engine/model.js, safetensors.js)
 //   AttentionExplorer.engine       {configure, load, loaded, run, runTyped, loss, rank,
-//                                  patch, ablate, shuffle} (engine.js; the same knobs for all):
+//                                  patch, ablate, shuffle, snapshot} (engine.js; the same
+//                                  knobs for all; knobs.snapshot: a training snapshot instead):
 //     configure({base, urls, simd, read, hashes}): hashes is file name ("causal-h4-rotary.
 //        safetensors", "tokenizer.json") -> sha256 hex; a file with a known hash is refused,
 //        in plain words ("The model file … is damaged …"), when its bytes do not match
@@ -43,6 +44,12 @@
 //        maxDiffHead, maxDiffAll, topChanged}: the Positional encodings view's word-shuffle
 //        test (explorer.analysis.positional_views.shuffle_from_ids), mask off, the words
 //        shuffled as numpy's default_rng(seed) shuffles them (shuffle.js, numpy_random.js)
+//     await snapshot(text, {...knobs, model, snapshot: "step_00059.safetensors"}) -> {previous
+//        {layer, head, share}, baseline, copy {layer, head, score} | null, prevShare
+//        [layer][head], copyScores [layer][head] | null, tokens, n}: the Through training
+//        view's numbers on that training snapshot of the model (its file snapshots/<model>/
+//        <snapshot>, hash keyed so): explorer.analysis.snapshots (snapshots.js). With
+//        knobs.snapshot, run and runTyped run the snapshot too
 //   AttentionExplorer.payload      {setTexts, configure, texts, displayToken, plainLabel,
 //                                  knobsOf} (payload.js)
 //   AttentionExplorer.gridPayload  (text, controls, opts) -> payload | null (payload.js)

@@ -9,6 +9,7 @@
 //   await payload.gridPayload(text, controls, {colors, heads_off, fetch})
 //     -> payload | null (fetch: true waits for the model's weights instead of answering null);
 //     with heads_off, the payload's `off` names them (static/live_grid.js draws them off)
+//     with snapshot ("step_00059.safetensors"), that training snapshot of the model runs
 //   payload.displayToken(s) / plainLabel(s, max)   (labels.py, ported: static/engine/labels.js)
 //   payload.knobsOf(controls, opts)  the engine's knobs of the page's controls, or null
 //
@@ -37,6 +38,7 @@ function knobsOf(t, c, opts) {
     scale: k.scales[scaling],
     temperature: Math.min(Math.max(temp, low), high),
     heads_off: (opts && opts.heads_off) || [],
+    ...(opts && opts.snapshot ? { snapshot: String(opts.snapshot) } : {}), // a training one
     layer: Math.trunc(Number(layer)) || 0,
     head: Math.trunc(Number(head)) || 0,
     theme: theme === "dark" ? "dark" : "light",

@@ -10,11 +10,12 @@
 // best_induction, best_previous_token, formed_now?, formed_at_step, probe? [layer][head]
 // [q][k] in whole percent}; then the summary {kind: "done", settings, steps, seconds,
 // wall_s, stopped, timed_out, formed, formed_at_step, formed_at_s, best_induction,
-// best_previous_token, final, chance_loss}. The run ends at max_steps; at ``seconds`` of
-// training only if a cap is set (then timed_out and stopped: a run cut short is not a
-// result); or when ``signal`` (an AbortSignal) or ``shouldStop()`` says so (checked before
-// every step; the loop yields to the event loop at each event, so an abort sent meanwhile
-// lands).
+// best_previous_token, final, chance_loss}. An update comes every update_s of training, or
+// every update_every steps if that is set (then at the same steps on any device). The run
+// ends at max_steps; at ``seconds`` of training only if a cap is set (then timed_out and
+// stopped: a run cut short is not a result); or when ``signal`` (an AbortSignal) or
+// ``shouldStop()`` says so (checked before every step; the loop yields to the event loop at
+// each event, so an abort sent meanwhile lands).
 import { makeAdamW } from "./adamw.js";
 import { backward } from "./backward.js";
 import { forward, lossWeights } from "./forward.js";
@@ -166,7 +167,8 @@ export async function train(partial, options = {}) {
     run.step();
     state.seconds += now() - t0;
     state.step += 1;
-    if (state.seconds >= nextUpdate) {
+    const due = s.update_every ? state.step % s.update_every === 0 : state.seconds >= nextUpdate;
+    if (due) {
       update("update");
       nextUpdate = state.seconds + s.update_s;
       await new Promise((resolve) => setTimeout(resolve, 0)); // let an abort land

@@ -13,11 +13,13 @@
 import { AE } from "../engine/index.js";
 import { make as ablate } from "./fig_ablate.js";
 import { make as compare } from "./fig_compare.js";
+import { make as lab } from "./fig_lab.js";
 import { make as losses } from "./fig_losses.js";
 import { make as patch } from "./fig_patch.js";
 import { make as shuffle } from "./fig_shuffle.js";
+import { make as snapshots } from "./fig_snapshots.js";
 
-const MAKERS = { ablate, compare, losses, patch, shuffle };
+const MAKERS = { ablate, compare, lab, losses, patch, shuffle, snapshots };
 const made = {};
 // what each figure drew last: {kind: {drawn, ...numbers}} (read-only, for tests)
 const shown = {};

@@ -30,13 +30,16 @@ function megabytes(bytes) {
   return (bytes / (1024 * 1024)).toFixed(1) + " MB";
 }
 
-// "Saved for offline use (5.3 MB): the page and the 2 models the nine steps use, and
-// causal-h1-rotary. ..." (the worker installs with all of the lesson's, or none)
+// "Saved for offline use (31.5 MB): the page, 10 training snapshots and the 2 models the
+// nine steps use, and causal-h1-rotary. ..." (the worker installs with all of the lesson's,
+// or none)
 function saidSaved(s) {
   const lesson = CONFIG.lessonModels;
   const more = s.models.filter((m) => !lesson.includes(m));
+  const snapshots = CONFIG.snapshots.list.length;
+  const training = snapshots ? `, ${snapshots} training snapshots and` : " and";
   return (
-    `Saved for offline use (${megabytes(s.bytes)}): the page and the ${lesson.length} models ` +
+    `Saved for offline use (${megabytes(s.bytes)}): the page${training} the ${lesson.length} models ` +
     "the nine steps use" +
     (more.length ? ", and " + more.join(", ") : "") +
     ". Any other model is saved once you open it while connected."

@@ -4,7 +4,8 @@
 // view: its figure (static/site/figures.js) under the sentence box, and Explore's large
 // head and grid where the step's view has them (LAYOUT). What gives the answer away (the
 // step's `hidden` selectors) is covered until Reveal. A step whose view only the full app
-// has (Through training, the Lab) shows its text and one line with the link to the app.
+// has (none at present) shows its text and one line with the link to the app; the Lab's
+// step shows its figure alone (its own settings: no sentence, no knobs).
 // Each step has its own link, ?step=N (1-based, as the app's: static/site/step_link.js).
 //
 //   initSteps({kick, openLarge, engineKnobs})   the list of steps, the buttons, ?step=N
@@ -24,6 +25,8 @@ const LAYOUT = {
   shuffle: {},
   compare: { grid: true },
   patch: {},
+  snapshots: {}, // Through training: its own slider, grid and chart (fig_snapshots.js)
+  lab: { own: true }, // the figure alone: no sentence, no knobs (the Lab has its own settings)
   app: { explore: false },
 };
 
@@ -90,6 +93,7 @@ export function showStep(i) {
   const layout = LAYOUT[s.figure];
   $("explore").hidden = layout.explore === false;
   state.clickSwitches = !!layout.switches;
+  document.body.classList.toggle("ae-figure-only", !!layout.own); // site.css
   placeFigure(layout.explore === false ? "app" : s.figure);
   if (layout.explore !== false) {
     setText(s.text);
@@ -118,6 +122,7 @@ export function tab(which) {
   $("step").hidden = true;
   $("examples-row").hidden = steps;
   current = null;
+  document.body.classList.remove("ae-figure-only");
   placeFigure(null);
   markHidden([]);
   state.clickSwitches = false;

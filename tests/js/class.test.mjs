@@ -4,7 +4,7 @@
 // are fakes: no network, no waiting.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RETRY_MS, createClassClient } from "../../static/class_client.js";
+import { RETRY_MS, createClassClient, gates, paced } from "../../static/class_client.js";
 
 // A server that answers each request with the next of `script` ({status, data} or an Error
 // to throw), recording what was asked.
@@ -164,6 +164,10 @@ test("the class's answers: counts and shares per choice, in the step's order", a
       { choice: "yes", count: 3, share: 0.75 },
       { choice: "maybe", count: 0, share: 0 },
     ],
+    who: [],
+    hidden: false,
+    released: false,
+    hideCounts: false,
   });
   assert.equal(asked[0].url, "ae-class/ABC234/answers?step=2");
   assert.equal(await c.answers("ABC234", "wrong", 2, step), null);
@@ -174,4 +178,96 @@ test("a student's prediction: true once the server took it", async () => {
   assert.equal(await c.answer("ABC234", "s-1", 3, "yes"), true);
   assert.deepEqual(asked[0].body, { student: "s-1", step: 3, choice: "yes" });
   assert.equal(await c.answer("ABC234", "s-1", 3, "nonsense"), false);
+});
+
+// ------------------------------------------------ the teacher holds the pace and the answer
+
+test("hidden counts: who answered and how many, no rows; the class's flags come along", async () => {
+  const { c } = client([
+    {
+      data: {
+        answered: 2,
+        students: 3,
+        counts: {},
+        who: ["<b>Ann</b>", "student 2"],
+        hidden: true,
+        released: true,
+        hide_counts: true,
+      },
+    },
+  ]);
+  const got = await c.answers("ABC234", "secret", 2, { choices: ["no", "yes"] });
+  assert.deepEqual(got, {
+    answered: 2,
+    students: 3,
+    rows: [],
+    who: ["<b>Ann</b>", "student 2"],
+    hidden: true,
+    released: true,
+    hideCounts: true,
+  });
+});
+
+test("the teacher's pace and reset: sent with the token, the server's flags back", async () => {
+  const { c, asked } = client([
+    { data: { released: true, hide_counts: false } },
+    { status: 403, data: { ok: false } },
+    { data: { ok: true } },
+    { status: 400, data: { ok: false } },
+  ]);
+  assert.deepEqual(await c.pace("ABC234", "secret", { released: true }), {
+    released: true,
+    hide_counts: false,
+  });
+  assert.equal(asked[0].url, "ae-class/ABC234/pace");
+  assert.equal(asked[0].method, "POST");
+  assert.equal(asked[0].headers["X-AE-Teacher"], "secret");
+  assert.deepEqual(asked[0].body, { released: true });
+  assert.equal(await c.pace("ABC234", "wrong", { hide_counts: true }), null);
+  assert.equal(await c.reset("ABC234", "secret", 3), true);
+  assert.deepEqual(asked[2].body, { step: 3 });
+  assert.equal(asked[2].url, "ae-class/ABC234/reset");
+  assert.equal(await c.reset("ABC234", "secret", 99), false);
+});
+
+test("a held class: no Reveal, no Next; choices until the teacher's reveal opens the answer", () => {
+  const asked = { step: 2, revealed: false, released: false, resets: 0 };
+  assert.deepEqual(gates(asked, true), {
+    held: true,
+    revealed: false,
+    choices: true,
+    round: "2/0",
+  });
+  const revealed = gates({ ...asked, revealed: true }, true);
+  assert.equal(revealed.held, true);
+  assert.equal(revealed.revealed, true);
+  assert.equal(revealed.choices, false);
+  // exploring on one's own: still held, and the teacher's reveal does not open it
+  assert.deepEqual(gates({ ...asked, revealed: true }, false), {
+    held: true,
+    revealed: false,
+    choices: false,
+    round: "",
+  });
+  // no step yet (or no lead at all): nothing to predict, still held
+  assert.deepEqual(gates(null, true), { held: true, revealed: false, choices: false, round: "" });
+  // a reset of the votes is a new round: the choices are offered afresh
+  assert.notEqual(gates({ ...asked, resets: 1 }, true).round, gates(asked, true).round);
+  assert.equal(gates({ ...asked, released: true }, true).held, false);
+});
+
+test("a release lets every student go; holding the class again brings them all back", () => {
+  let now = { following: true, released: false };
+  const lead = (s) => (now = paced(now, { step: 2, revealed: false, resets: 0, ...s }));
+  assert.deepEqual(lead({ released: false }), { following: true, released: false });
+  assert.deepEqual(lead({ released: true }), { following: false, released: true });
+  // "Follow again" while released: the next lead keeps the student following
+  now = { ...now, following: true };
+  assert.deepEqual(lead({ released: true, step: 3 }), { following: true, released: true });
+  now = { ...now, following: false };
+  assert.deepEqual(lead({ released: true, step: 4 }), { following: false, released: true });
+  assert.deepEqual(lead({ released: false }), { following: true, released: false });
+  // a student exploring on their own in a held class stays where they chose
+  now = { following: false, released: false };
+  assert.deepEqual(lead({ released: false, step: 5 }), { following: false, released: false });
 });

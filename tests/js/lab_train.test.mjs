@@ -83,6 +83,29 @@ test("the defaults: 2 layers form an induction head, 1 does not", { skip: !SMOKE
   assert.ok(!done1.formed);
 });
 
+test("update_every: an event every N steps, whatever the clock says", async () => {
+  let t = 0;
+  const steps = [];
+  const fast = () => (t += 0.001),
+    slow = () => (t += 5); // a device 5,000 times slower: the same events
+  for (const now of [fast, slow]) {
+    const at = [];
+    await train(
+      { ...TINY, update_s: 0.4, update_every: 4, max_steps: 10 },
+      {
+        now,
+        onEvent: (e) => e.kind !== "done" && at.push(e.step),
+      },
+    );
+    steps.push(at);
+  }
+  assert.deepEqual(steps, [
+    [0, 4, 8, 10],
+    [0, 4, 8, 10],
+  ]);
+  assert.throws(() => makeRun({ ...TINY, update_every: 1.5 }), /update_every/);
+});
+
 test("a time cap, when set, cuts the run short and says so; none by default", async () => {
   let t = 0;
   const now = () => (t += 0.5); // every reading of the clock: half a second later

@@ -70,7 +70,8 @@ def test_a_lead_wakes_every_follower_at_once_with_the_state():
         answers = await asyncio.gather(*followers)
         assert time.perf_counter() - t0 < 1.0
         for r in answers:
-            assert r.status_code == 200 and r.json() == {"version": 1, "state": STATE}
+            assert r.status_code == 200 and r.json() == {
+                "version": 1, "state": {**STATE, "released": False, "resets": 0}}
         # a page behind (since < version) gets the state at once
         r = await c.get(f"/ae-class/{code.lower()}/follow", params={"since": 0})
         assert r.json()["version"] == 1
@@ -131,7 +132,8 @@ def test_answers_are_counted_for_the_teacher():
                          json={"student": ids[0], "step": 99, "choice": "x"})
         assert r.status_code == 400 and "step" in r.json()["message"]
         r = await c.get(f"/ae-class/{code}/answers?step=2", headers={"X-AE-Teacher": teacher})
-        assert r.json() == {"answered": 4, "students": 4, "counts": {mat: 3, cat: 1}}
+        assert {k: v for k, v in r.json().items() if k in ("answered", "students", "counts")
+                } == {"answered": 4, "students": 4, "counts": {mat: 3, cat: 1}}
         r = await c.post(f"/ae-class/{code}/answer",
                          json={"student": ids[0], "step": 2, "choice": "made up"})
         assert r.status_code == 400 and "choices" in r.json()["message"]

@@ -183,7 +183,7 @@ def python_numbers(resources):
 def test_start_here_walks_all_nine_steps(opened, python_numbers):
     """One page, step by step: each step sets its sentence and knobs and draws its figure
     in the browser, with the Python functions' numbers; what gives an answer away is covered
-    until Reveal; the two steps of the full app's views say so with its link."""
+    until Reveal."""
     page, _ = opened
     py = python_numbers
     page.click("#tab-steps")
@@ -275,19 +275,33 @@ def walk_steps_5_to_9(page, py) -> None:
         return sum / g.n;
     })""")
     assert peaks[1] > peaks[0] + 10, peaks
-    app_step(page, 7)
+    snapshots_step(page)
     walk_step_8(page, py)
-    app_step(page, 9)
+    lab_step(page)
 
 
-def app_step(page, n: int) -> None:
-    """7 and 9: the full app's views, said in one line with its link."""
-    show(page, n)
-    assert not page.locator("#explore").is_visible()
-    line = page.locator("#step-elsewhere")
-    assert line.is_visible() and "full app" in line.inner_text()
-    assert line.locator("a").get_attribute("href") == "README.md"
-    assert page.locator("#step-look").inner_text().startswith("There, ")
+def lab_step(page) -> None:
+    """9: the Lab, trained in this browser (a run: test_site_lab_browser.py): its figure
+    alone, one layer first, the line saying where it trains; no link to the full app."""
+    shown = show(page, 9, "lab")
+    assert shown["state"] in ("ready", "done"), shown
+    assert page.locator("#lab-figure").is_visible()
+    assert not page.locator("#step-elsewhere").is_visible()
+    assert not page.locator("#sentence").is_visible() and not page.locator("#knobs").is_visible()
+    assert page.locator("input[name=lab-layers][value='1']").is_checked()
+    assert "Trains in your browser" in page.locator(".ae-lab-where").inner_text()
+    assert page.locator("#step-look").inner_text().startswith("A tiny transformer")
+
+
+def snapshots_step(page) -> None:
+    """7: the training snapshots' slider, heads and curves, in the browser (its numbers:
+    test_site_snapshots_browser.py); no line sending to the full app."""
+    shown = show(page, 7, "snapshots")
+    assert shown["index"] == 0 and shown["points"]["prev"] == 1, shown
+    assert page.locator("#snapshots-figure").is_visible()
+    assert not page.locator("#step-elsewhere").is_visible()
+    assert not page.locator("#grid-part").is_visible()  # the figure's own grid instead
+    assert page.locator("#step-look").inner_text().startswith("The slider below")
 
 
 def walk_step_8(page, py) -> None:

@@ -34,8 +34,11 @@ def test_contents_and_sizes(site):
     assert {f"models/{p.name}" for p in models} <= names
     assert {"index.html", "site.js", "sw.js", "site.css", "README.md",
             "models/tokenizer.json"} <= names
-    # one script, the bundle; and the service worker (static/site/sw.js, its BUILD filled)
-    assert not any(n.endswith(".js") for n in names - {"site.js", "sw.js"})
+    # one script, the bundle; the service worker (static/site/sw.js, its BUILD filled); and
+    # the Lab's trainer, the Web Worker step 9 starts (the checked-in bundle)
+    assert not any(n.endswith(".js") for n in names - {"site.js", "sw.js", "lab_worker.js"})
+    assert (site / "lab_worker.js").read_bytes() == \
+        (STATIC / "build" / "lab_worker.js").read_bytes()
     # the page's script is the checked-in bundle (the engine and the app's grid renderer
     # inside: static/site/site.js imports them), loaded by one tag
     assert (site / "site.js").read_bytes() == (STATIC / "build" / "site.js").read_bytes()
@@ -72,15 +75,21 @@ def test_config_comes_from_the_views(site, resources):
     assert [s["question"] for s in config["steps"]] == [to_html(s.question) for s in steps]
     assert [s["look"] for s in config["steps"]] == [to_html(s.look) for s in steps]
     assert [s["answer"] for s in config["steps"]] == [to_html(s.answer) for s in steps]
-    # every step has its figure; the two views only the full app has say so in one line
+    # every step has its figure, computed in the browser (the Lab's trained there, Through
+    # training on the training snapshots): none sends to the full app
     assert [s["figure"] for s in config["steps"]] == [
-        "large", "large", "ablate", "losses", "shuffle", "compare", "app", "patch", "app"]
-    assert [bool(s["elsewhere"]) for s in config["steps"]] == [s.tab in ("training", "lab")
-                                                               for s in steps]
+        "large", "large", "ablate", "losses", "shuffle", "compare", "snapshots", "patch",
+        "lab"]
+    assert not any(s["elsewhere"] for s in config["steps"])
+    assert config["steps"][6]["hidden"] == ["#snapshots-summary"]  # the training intro's
+    assert config["steps"][8]["own"] == {"layers": 1}
     assert config["steps"][7]["own"] == {"corrupt": steps[7].own["corrupt"]}
     assert config["steps"][5]["own"] == {"scaling": "none"}
     assert config["steps"][4]["hidden"] == list(steps[4].hidden)
-    assert "#head-large .ae-grid-guesses" in config["steps"][1]["hidden"]
+    # the guesses' legend is the large head's guesses here; at step 4 the list of losses too
+    assert "#head-large .ae-grid-guesses, #losses" in config["steps"][1]["hidden"]
+    assert config["steps"][3]["hidden"] == ["#head-large .ae-grid-guesses, #losses"]
+    assert config["steps"][5]["hidden"] == ["#cmp-right"]  # the head without scaling
     assert 'data-view="explore"' in config["gridHtml"]["explore"]
     assert "#grid .ae-grid-tip" in config["gridCss"]  # the grid's one CSS, scoped
     assert "#step-figure .ae-grid-tip" in config["gridCss"]  # and the steps' panels'
@@ -123,8 +132,12 @@ def _sha256(path) -> str:
 def test_every_file_copied_is_in_the_config_with_its_sha256(site):
     hashes = config_of(site)["hashes"]
     manifest = json.loads((CHECKPOINTS / "manifest.json").read_text())["files"]
-    copied = {p.name for p in (site / "models").iterdir()}
-    assert set(hashes) == copied and len(copied) == 22  # 21 models and the tokenizer
+    copied = {p.relative_to(site / "models").as_posix() for p in (site / "models").rglob("*")
+              if p.is_file()}
+    assert set(hashes) == copied
+    # 21 models and the tokenizer, and the default model's training snapshots
+    assert len([n for n in copied if not n.startswith("snapshots/")]) == 22
+    assert len([n for n in copied if n.startswith("snapshots/causal-h4-rotary/")]) == 10
     for name, sha in hashes.items():
         assert sha == _sha256(site / "models" / name) == manifest[name], name
 

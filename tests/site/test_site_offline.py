@@ -45,9 +45,17 @@ def test_the_worker_saves_what_the_lesson_uses(site, resources):
     assert len(config["lessonModels"]) < len(config["models"])  # the lesson's, not all
     worker = (site / "sw.js").read_text(encoding="utf-8")
     build = json.loads(re.search(r"const BUILD = (\{.*?\});", worker).group(1))
-    assert build["lesson"] == ["./", "site.js", "site.css", "models/tokenizer.json",
-                               *(f"models/{m}.safetensors" for m in config["lessonModels"])]
+    assert build["lesson"] == ["./", "site.js", "site.css", "lab_worker.js",
+                               "models/tokenizer.json",
+                               *(f"models/{m}.safetensors" for m in config["lessonModels"]),
+                               *snapshot_files(config)]
     assert re.fullmatch(r"[0-9a-f]{16}", build["version"])
+
+
+def snapshot_files(config) -> list[str]:
+    """Step 7's training snapshots, as the worker's lesson names them."""
+    model = config["snapshots"]["model"]
+    return [f"models/snapshots/{model}/{s['file']}" for s in config["snapshots"]["list"]]
 
 
 def said(page) -> str:
@@ -84,12 +92,14 @@ def test_the_lesson_works_offline_after_the_first_load(browser, site_url, site, 
     page.wait_for_function(f"{OFFLINE}?.state === 'saved'", timeout=60000)
     state = page.evaluate(OFFLINE)
     assert state["models"] == lesson(resources)
-    files = ["index.html", "site.js", "site.css", "models/tokenizer.json",
+    files = ["index.html", "site.js", "site.css", "lab_worker.js", "models/tokenizer.json",
              *(f"models/{m}.safetensors" for m in state["models"])]
-    assert state["bytes"] == sum((site / f).stat().st_size for f in files)
+    snapshots = snapshot_files(config_of(site))  # step 7's training snapshots
+    assert state["bytes"] == sum((site / f).stat().st_size for f in files + snapshots)
     line = page.locator("#offline").inner_text()
     assert line.startswith("Saved for offline use")
-    assert f"the {len(files) - 4} models the nine steps use." in line
+    assert f"{len(snapshots)} training snapshots and " in line
+    assert f"the {len(files) - 5} models the nine steps use." in line
     assert f"({state['bytes'] / 2**20:.1f} MB)" in line
     # a model no step uses, opened while connected: saved too, and counted
     page.select_option("#heads", "1")
@@ -107,10 +117,22 @@ def test_the_lesson_works_offline_after_the_first_load(browser, site_url, site, 
     figures = [s["figure"] for s in config_of(site)["steps"]]
     for n, kind in enumerate(figures, start=1):
         step(page, n, kind)
+    train_offline(page)
     walk_the_knobs_offline(page)
     context.close()
     elsewhere = [u for u in asked if not u.startswith(site_url)]
     assert not elsewhere, elsewhere
+
+
+def train_offline(page) -> None:
+    """Step 9, offline: a short Lab run trains in the browser's Worker (lab_worker.js from
+    the saved lesson) to its end."""
+    page.locator("#step-list button").nth(8).click()
+    page.fill("#lab-steps", "20")
+    page.click("#lab-train")
+    page.wait_for_function(f"{SHOWN}?.lab?.state === 'done'", timeout=60000)
+    assert page.evaluate(f"{SHOWN}.lab.summary.steps") == 20
+    said(page)
 
 
 def walk_the_knobs_offline(page) -> None:
@@ -156,7 +178,7 @@ def test_a_new_build_replaces_the_saved_one(browser, site, serve, tmp_path):
     files, and the older build's cache is deleted."""
     folder = tmp_path / "site"
     folder.mkdir()
-    for name in ("index.html", "site.js", "site.css", "sw.js"):
+    for name in ("index.html", "site.js", "site.css", "sw.js", "lab_worker.js"):
         shutil.copyfile(site / name, folder / name)
     (folder / "models").symlink_to(site / "models")
     old = re.search(r'"version": "([0-9a-f]{16})"', (folder / "sw.js").read_text()).group(1)

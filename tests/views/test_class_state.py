@@ -75,11 +75,13 @@ def test_teacher_tokens_are_long_secrets(rooms):
 def test_only_the_teacher_leads_and_each_lead_bumps_the_version(rooms):
     code, teacher = rooms.open()
     assert rooms.snapshot(code) == (0, {"step": None, "view": "start", "text": "",
-                                        "knobs": {}, "revealed": False})
+                                        "knobs": {}, "revealed": False, "released": False,
+                                        "resets": 0})
     assert rooms.lead(code, teacher, STATE) == 1
     assert rooms.lead(code, teacher, {**STATE, "revealed": True}) == 2
     version, state = rooms.snapshot(code.lower() + " ")  # typed in any case
-    assert version == 2 and state == {**STATE, "revealed": True}
+    assert version == 2 and state == {**STATE, "revealed": True, "released": False,
+                                      "resets": 0}
     other_last = teacher[:-1] + ("y" if teacher.endswith("x") else "x")  # one char off
     for wrong in (other_last, "", None, 42, teacher + "x"):
         with pytest.raises(Forbidden):
@@ -133,9 +135,13 @@ def test_answers_are_counted_one_per_student_per_step_teacher_only(rooms):
     rooms.answer(code, students[4], 2, "the")  # changes their mind: the latest counts
     rooms.answer(code, students[0], 3, "x" * 100)
     assert rooms.answers(code, teacher, 2) == {"answered": 5, "students": 5,
-                                               "counts": {"the": 3, "cat": 2}}
+                                               "counts": {"the": 3, "cat": 2},
+                                               "who": ["s0", "s1", "s2", "s3", "s4"],
+                                               "hidden": False, "released": False,
+                                               "hide_counts": False}
     assert rooms.answers(code, teacher, 3)["counts"] == {"x" * 80: 1}
-    assert rooms.answers(code, teacher, 4) == {"answered": 0, "students": 5, "counts": {}}
+    assert rooms.answers(code, teacher, 4)["counts"] == {}
+    assert rooms.answers(code, teacher, 4)["answered"] == 0
     with pytest.raises(Forbidden):
         rooms.answers(code, students[0], 2)
     with pytest.raises(Forbidden):
@@ -152,9 +158,9 @@ def test_two_classes_never_see_each_other(rooms):
     rooms.answer(a, sa, 1, "A's answer")
     rooms.answer(b, sb, 2, "B's answer")
     assert rooms.snapshot(b) == (0, {"step": None, "view": "start", "text": "", "knobs": {},
-                                     "revealed": False})
-    assert rooms.answers(b, tb, 1) == {"answered": 0, "students": 1, "counts": {}}
-    assert rooms.answers(a, ta, 2) == {"answered": 0, "students": 1, "counts": {}}
+                                     "revealed": False, "released": False, "resets": 0})
+    assert rooms.answers(b, tb, 1)["answered"] == 0 and not rooms.answers(b, tb, 1)["who"]
+    assert rooms.answers(a, ta, 2)["answered"] == 0 and not rooms.answers(a, ta, 2)["who"]
     with pytest.raises(Forbidden):
         rooms.lead(b, ta, STATE)  # A's teacher cannot lead B
     with pytest.raises(Forbidden):
