@@ -36,6 +36,10 @@ def box(page, selector: str) -> dict:
     return page.locator(selector).bounding_box()
 
 
+TITLE_IN_VIEW = ("() => { const r = document.getElementById('large-title')"
+                 ".getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1; }")
+
+
 def on_screen(page, selector: str, whole: bool = True) -> bool:
     b, view = box(page, selector), page.viewport_size
     if whole:
@@ -52,7 +56,8 @@ def click_head(page, layer: int, head: int) -> None:
         "(t) => document.getElementById('large-title').textContent.startsWith(t)",
         arg=f"Layer {layer}, head {head}", timeout=10000)
     page.wait_for_function(f"{LARGE} && {LARGE}.ok", timeout=10000)
-    page.wait_for_timeout(200)  # the scroll that brings it into view (next frame)
+    # the scroll that brings its title into view (the next frame, or a smooth scroll's end)
+    page.wait_for_function(TITLE_IN_VIEW, timeout=10000)
 
 
 def test_big_screen_fills_1920_with_a_large_head_and_readable_labels(browser, site_url):
@@ -116,7 +121,6 @@ def test_a_head_clicked_in_the_last_layer_opens_on_the_screen(browser, site_url,
         last = page.evaluate(f"[{GRID}.layers - 1, {GRID}.heads - 1]")
         click_head(page, *last)
         page.wait_for_function(f"{LARGE} && {LARGE}.ok", timeout=10000)
-        page.wait_for_timeout(200)
         # its title and the top of the head on the screen (all of it where it fits)
         assert on_screen(page, "#large-title"), box(page, "#large")
         assert on_screen(page, "#head-large canvas", whole=False)
