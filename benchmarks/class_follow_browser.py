@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
             teacher = open_page(browser, server.url + "/?teach=1")
             teacher.wait_for_function("() => /^[A-Z2-9]{6}$/.test(document.querySelector("
                                       "'#class-code')?.textContent || '')", timeout=WAIT_MS)
+            teacher.keyboard.press("Escape")  # the class starts: its join screen closes
+            teacher.wait_for_selector("#class-join-screen", state="hidden", timeout=WAIT_MS)
             join = teacher.locator("#class-link").get_attribute("href")
             students = []
             for i in range(args.students):

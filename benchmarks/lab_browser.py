@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
-from benchmarks.site import ARGS, GRID, serve
+from benchmarks.site import GRID, site_browser
 
 TRAIN = """async ([layers, seed, steps]) => {
   const t0 = performance.now();
@@ -56,32 +54,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--steps", type=int, default=1000)
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    tmp = None
-    directory = args.dir
-    if directory is None:
-        from explorer.site.build import build
-        tmp = tempfile.mkdtemp(prefix="ae-site-")
-        directory = build(Path(tmp))
-    server, url = serve(directory)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-            for rate in args.rates:
-                for seed in args.seeds:
-                    got = run(browser, url, rate, args.layers, seed, args.steps)
-                    formed = (f"formed at step {got['step']} after {got['toFormed']:.1f} s"
-                              if got["formed"] else f"no head (best {got['best']:.2f})")
-                    print(f"rate {rate}x, {args.layers} layers, seed {seed}: {formed}; "
-                          f"{got['steps']} steps in {got['total']:.1f} s "
-                          f"(load average {os.getloadavg()})", flush=True)
-            browser.close()
-    finally:
-        server.shutdown()
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-
+    with site_browser(args.dir) as (browser, url):
+        for rate in args.rates:
+            for seed in args.seeds:
+                got = run(browser, url, rate, args.layers, seed, args.steps)
+                formed = (f"formed at step {got['step']} after {got['toFormed']:.1f} s"
+                          if got["formed"] else f"no head (best {got['best']:.2f})")
+                print(f"rate {rate}x, {args.layers} layers, seed {seed}: {formed}; "
+                      f"{got['steps']} steps in {got['total']:.1f} s "
+                      f"(load average {os.getloadavg()})", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -25,6 +25,7 @@ import statistics
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -63,6 +64,31 @@ def serve(directory: Path) -> tuple[ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+@contextmanager
+def site_browser(directory: Path | None):
+    """(Chromium, the URL of the static edition in ``directory``, served locally); the
+    folder built into a temporary one first when ``directory`` is None (removed after)."""
+    from playwright.sync_api import sync_playwright
+
+    tmp = None
+    if directory is None:
+        from explorer.site.build import build
+        tmp = tempfile.mkdtemp(prefix="ae-site-")
+        directory = build(Path(tmp))
+    server, url = serve(directory)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+            try:
+                yield browser, url
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def first_grid(browser, url: str) -> tuple[float, int]:
     """Seconds from opening the page to its first grid, and bytes received before it."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -84,29 +110,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--keys", type=int, default=100)
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    tmp = None
-    directory = args.dir
-    if directory is None:
-        from explorer.site.build import build
-        tmp = tempfile.mkdtemp(prefix="ae-site-")
-        directory = build(Path(tmp))
-    server, url = serve(directory)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-            loads = [first_grid(browser, url) for _ in range(args.loads)]
-            print(f"load average before the keystrokes: {os.getloadavg()}")
-            page = browser.new_page()
-            page.goto(url)
-            page.wait_for_function(f"{GRID} && {GRID}.ok", timeout=30000)
-            keys = page.evaluate(KEYS, [args.keys])
-            browser.close()
-    finally:
-        server.shutdown()
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
+    with site_browser(args.dir) as (browser, url):
+        loads = [first_grid(browser, url) for _ in range(args.loads)]
+        print(f"load average before the keystrokes: {os.getloadavg()}")
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_function(f"{GRID} && {GRID}.ok", timeout=30000)
+        keys = page.evaluate(KEYS, [args.keys])
     times = sorted(keys["times"])
     seconds = [t for t, _ in loads]
     print(f"first grid: median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s "

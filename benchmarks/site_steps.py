@@ -23,13 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.site import ARGS, GRID, KEYS, serve
+from benchmarks.site import GRID, KEYS, site_browser
 
 LARGE = "window.AttentionExplorer?.grid?.state('#head-large canvas')"
 SHOWN = "window.AttentionExplorer?.site?.shown"
@@ -130,26 +128,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--keys", type=int, default=50)
     parser.add_argument("--rates", type=int, nargs="+", default=[1, 4])
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    tmp = None
-    directory = args.dir
-    if directory is None:
-        from explorer.site.build import build
-        tmp = tempfile.mkdtemp(prefix="ae-site-")
-        directory = build(Path(tmp))
-    server, url = serve(directory)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-            for rate in args.rates:
-                report(rate, measure(browser, url, rate, args))
-            browser.close()
-    finally:
-        server.shutdown()
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-
+    with site_browser(args.dir) as (browser, url):
+        for rate in args.rates:
+            report(rate, measure(browser, url, rate, args))
 
 if __name__ == "__main__":
     main()
