@@ -124,6 +124,31 @@ def test_the_lesson_works_offline_after_the_first_load(browser, site_url, site, 
     assert not elsewhere, elsewhere
 
 
+def test_every_step_draws_offline_on_a_projector_and_a_phone(browser, site_url, site):
+    """The nine steps again with the network cut after the first load, on a projector's
+    short screen in Big screen mode (853x480 at 1.5) and then at a phone's width (390x844):
+    every step draws its figure from what was saved, and no text mentions a server."""
+    context = browser.new_context(viewport={"width": 853, "height": 480},
+                                  device_scale_factor=1.5)
+    page = context.new_page()
+    page.goto(site_url + "?projector=1")
+    page.wait_for_function(f"{GRID}?.ok", timeout=20000)
+    page.wait_for_function(f"{OFFLINE}?.state === 'saved'", timeout=60000)
+    context.set_offline(True)
+    figures = [s["figure"] for s in config_of(site)["steps"]]
+    for size, query in (((853, 480), "?projector=1"), ((390, 844), "")):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(site_url + query)
+        page.wait_for_function(f"{GRID}?.ok", timeout=20000)
+        assert page.evaluate("document.documentElement.classList"
+                             ".contains('ae-projector')") == bool(query)
+        page.click("#tab-steps")
+        for n, kind in enumerate(figures, start=1):
+            step(page, n, kind)
+            assert "recorded" not in said(page).lower(), (size, n)
+    context.close()
+
+
 def train_offline(page) -> None:
     """Step 9, offline: a short Lab run trains in the browser's Worker (lab_worker.js from
     the saved lesson) to its end."""
