@@ -5,10 +5,13 @@
 // let the students explore, hide the counts, reset the votes), how many joined and their
 // nicknames, the class's Lab runs on one chart (static/class_lab.js) and "End class". What
 // the page shows (step, revealed, view, sentence, knobs) is read every TICK_MS and sent as
-// one lead when it changed: no request per keystroke beyond one push.
+// one lead when it changed: no request per keystroke beyond one push. The projector's join
+// screen (static/class_join_screen.js) opens with a new class; the panel's button and the J
+// key bring it back.
 import { classLab } from "./class_lab.js";
 import { paceControls, whoAnswered } from "./class_pace.js";
 import { $, el, shownStep, sleep, snapshot } from "./class_page.js";
+import { joinScreen } from "./class_join_screen.js";
 
 const TICK_MS = 300;
 
@@ -84,9 +87,29 @@ async function showRoster(client, code, token, box) {
   box.replaceChildren(head, names);
 }
 
-// client: static/class_client.js's; cfg: {views, steps}; timings: the page's record.
-export async function teach(client, cfg, timings, code, token) {
+// The class's QR code and join link, from the server (drawn once a class), on the panel and
+// the join screen. The SVG is shown as a picture (an <img> runs nothing in it), not as markup.
+function showQr(client, code, screen) {
+  client.call("GET", `${code}/qr`).then(
+    (r) => {
+      if (!r.data.svg) return;
+      const src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
+      $("#class-qr").src = src;
+      screen.setQr(src);
+      screen.setLink(r.data.link);
+    },
+    () => {},
+  );
+}
+
+// client: static/class_client.js's; cfg: {views, steps}; timings: the page's record;
+// fresh: the class was just opened (the join screen shows at once).
+export async function teach(client, cfg, timings, code, token, fresh = false) {
   const join = window.location.origin + window.location.pathname + "?class=" + code;
+  const screen = joinScreen(code, join);
+  const showScreen = el("button", { id: "class-join-show", type: "button" }, "Join screen (J)");
+  showScreen.title = "Show the class code and QR code full screen for the projector (key J)";
+  showScreen.addEventListener("click", () => screen.show());
   const bars = el("div", { id: "class-answers", "aria-live": "polite" });
   const roster = el("div", { id: "class-roster" }, "No student has joined yet.");
   const lab = classLab.panel(client.call, code, token);
@@ -95,18 +118,10 @@ export async function teach(client, cfg, timings, code, token) {
   const end = el("button", { id: "class-end", type: "button" }, "End class");
   const summary = el("summary", {}, "Class ", el("strong", { id: "class-code" }, code));
   const attrs = { id: "class-panel", class: "ae-class-panel", open: true };
-  const parts = [summary, box, pace.box, roster, bars, lab.box, end];
+  const parts = [summary, showScreen, box, pace.box, roster, bars, lab.box, end];
   document.body.append(el("details", attrs, ...parts));
-  // the QR code's SVG shown as a picture (an <img> runs nothing in it), not as markup
-  // (the server's own record of the class's link, fixed when it opened: drawn once)
-  client.call("GET", `${code}/qr`).then(
-    (r) => {
-      if (r.data.svg) {
-        $("#class-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
-      }
-    },
-    () => {},
-  );
+  showQr(client, code, screen);
+  if (fresh) screen.show();
   let ended = false;
   const stop = (message) => {
     ended = true;

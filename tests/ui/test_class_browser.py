@@ -38,6 +38,14 @@ def teacher_sets_up(page, n: int) -> None:
     page.wait_for_function(f"() => ({SHOWN_STEP})() === {n}", timeout=WAIT)
 
 
+def close_join_screen(page) -> None:
+    """A class just opened shows the projector's join screen over the whole page (issue 49
+    item 3): the teacher starts the class (Esc closes it) before leading."""
+    page.wait_for_selector("#class-join-screen", state="visible", timeout=WAIT)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#class-join-screen", state="hidden", timeout=WAIT)
+
+
 def step_of(page) -> int | None:
     return page.evaluate(SHOWN_STEP)
 
@@ -54,6 +62,7 @@ def a_class(browser, app_url, students: int, prepare=None):  # noqa: F811
             prepare(teacher)
         teacher.wait_for_function("() => /^[A-Z2-9]{6}$/.test(document.querySelector("
                                   "'#class-code')?.textContent || '')", timeout=WAIT)
+        close_join_screen(teacher)
         join = teacher.locator("#class-link").get_attribute("href")
         pages = []
         for _ in range(students):
@@ -131,6 +140,7 @@ def test_a_second_class_sees_none_of_it(lesson, browser, app_url):  # noqa: F811
     try:
         other.wait_for_function("() => /^[A-Z2-9]{6}$/.test(document.querySelector("
                                 "'#class-code')?.textContent || '')", timeout=WAIT)
+        close_join_screen(other)
         assert other.locator("#class-code").inner_text() != \
             teacher.locator("#class-code").inner_text()
         teacher_sets_up(other, 4)  # the same step as the first class: its own counts
