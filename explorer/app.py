@@ -30,6 +30,7 @@ from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import CHECKPOINT_DIR, load_zoo
 from explorer.options import parse_args
 from explorer.paths import STATIC
+from explorer.server.class_qr import set_listening
 from explorer.server.classroom import ClassroomBlocks
 from explorer.server.client_guard import queued_counter
 from explorer.server.engine_route import head as engine_head
@@ -239,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     port = args.port if args.port is not None else int(
         os.environ.get("GRADIO_SERVER_PORT", "7860"))
     host = args.host or os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
+    set_listening(host)  # a class's join link names an address students can reach
     # quiet: Gradio's own lines tell a command-line user to "set share=True in launch()"
     demo.launch(server_name=host, server_port=port, share=args.share, quiet=True,
                 prevent_thread_lock=True, **LAUNCH)

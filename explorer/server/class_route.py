@@ -10,7 +10,7 @@ ended, 413 body over 64 kB, 429 full or too many opens), plus ``"ended": true`` 
 class is gone (404: the server restarted or the class was dropped; 410: it ended).
 
 ========================================  =========================================
-``POST /ae-class/open``                   ``{code, teacher, join: "?class=CODE", link}``
+``POST /ae-class/open``                   ``{code, teacher, join: "?class=CODE", link, note}``
 ``POST /ae-class/<code>/join``            body ``{nickname?}`` -> ``{student}``
 ``GET  /ae-class/<code>/follow?since=V``  ``{version, state}`` / ``{version}`` (timeout)
 ``POST /ae-class/<code>/lead``            body ``{state, teacher?}`` -> ``{version}``
@@ -22,7 +22,7 @@ class is gone (404: the server restarted or the class was dropped; 410: it ended
 ``POST /ae-class/<code>/reset``           body ``{step}`` -> ``{ok}`` (teacher: the step's
                                           votes forgotten)
 ``POST /ae-class/<code>/end``             ``{ok}``
-``GET  /ae-class/<code>/qr``               ``{svg, link}``: the class's join link as a QR code
+``GET  /ae-class/<code>/qr``               ``{svg, link, note}``: the class's join link as a QR code
 ``POST /ae-class/<code>/nickname``        body ``{student, nickname}`` -> ``{nickname}``
 ``GET  /ae-class/<code>/roster``          ``{students, nicknames}`` (teacher)
 ``GET  /ae-class/<code>/lab``             the class's Lab runs as one chart (teacher;
@@ -241,7 +241,7 @@ class ClassRoutes:
         svg = await self._qrs.svg(key)
         if svg is None:
             raise _Refused(404, "No join link is known for this class.")
-        return {"svg": svg, "link": self._qrs.link(key)}
+        return {"svg": svg, "link": self._qrs.link(key), "note": self._qrs.note(key)}
 
     def _lab(self, code: str, teacher) -> dict:
         """The class's Lab chart: its students' newest runs, one curve per settings."""
@@ -254,7 +254,8 @@ class ClassRoutes:
             raise Full("Too many classes opened from this address; try again in a minute.")
         code, teacher = self.rooms.open()
         link = self._qrs.remember(code, scope)
-        return {"code": code, "teacher": teacher, "join": f"?class={code}", "link": link}
+        return {"code": code, "teacher": teacher, "join": f"?class={code}", "link": link,
+                "note": self._qrs.note(code)}
 
     async def _follow(self, code: str, since: int) -> dict | bytes:
         """The class's ``{version, state}`` once its version is not ``since`` (at once, or

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from explorer.server import class_qr
 from explorer.server.class_qr import JoinQRs, join_link
 from explorer.views.share import qr_modules
 from tests.plumbing.test_class_route import make, run
@@ -93,3 +94,32 @@ def test_a_link_is_only_an_http_address_of_bounded_length_and_the_table_is_bound
     for code in ("A", "B", "C"):
         qrs.remember(code, scope())
     assert qrs.link("A") is None and qrs.link("C") == "http://example.org/?class=C"
+
+
+def test_a_loopback_link_names_an_address_students_can_reach(monkeypatch):
+    """A teacher who opened the page on the serving laptop (127.0.0.1, localhost, [::1]):
+    listening on every interface, the link names this machine's network address and says
+    so; listening on loopback only, the link stays and the note says how to open the room.
+    Any other address is the students' already: no note."""
+    monkeypatch.setattr(class_qr, "lan_address", lambda: "198.51.100.23")
+    for host in ("127.0.0.1", "localhost", "[::1]"):
+        link = f"http://{host}:7860/?class=ABCDEF"
+        monkeypatch.setitem(class_qr._listening, "host", "127.0.0.1")
+        same, note = class_qr.reachable(link)
+        assert same == link and "--host 0.0.0.0" in note and host.strip("[]") in note
+        monkeypatch.setitem(class_qr._listening, "host", "0.0.0.0")
+        lan, note = class_qr.reachable(link)
+        assert lan == "http://198.51.100.23:7860/?class=ABCDEF", lan
+        assert "198.51.100.23" in note
+    monkeypatch.setattr(class_qr, "lan_address", lambda: None)
+    _, note = class_qr.reachable("http://127.0.0.1/?class=ABCDEF")
+    assert "no network address" in note
+    monkeypatch.setitem(class_qr._listening, "host", "127.0.0.1")
+    assert class_qr.reachable("https://school.example/ae/?class=ABCDEF") == (
+        "https://school.example/ae/?class=ABCDEF", None)
+    assert class_qr.reachable("http://192.0.2.7:7860/?class=ABCDEF")[1] is None
+
+
+def test_the_network_address_is_not_loopback():
+    address = class_qr.lan_address()
+    assert address is None or not address.startswith("127.")
