@@ -22,6 +22,8 @@ export const HANDLERS = {
   "live.refresh": (_args, view) => live.refresh(view),
   "steps.open": ([where]) => steps.open(where),
   "steps.back": (_args, where) => steps.back(where),
+  "steps.ask": () => steps.asked(),
+  "steps.fill": ([reply]) => steps.answered(reply),
   "explore.pick": readPick,
   "plots.listen": () => listenForPlotClicks(),
   "ablate.toggle": toggleHead,

@@ -23,8 +23,9 @@
 // figures in one row get data-ae-step-together (side by side on a projector); the key
 // figure gets data-ae-step-key (first among its neighbours). On a big screen the bar
 // takes the left column (.ae-stepping on <html>). Presentation only: nothing here talks to
-// the server.
+// the server but the answer, which arrives when its fold opens (static/step_answer.js).
 import { fit } from "./fit.js";
+import { ask, asked, fill } from "./step_answer.js";
 import { stale } from "./stale.js";
 import {
   barOf,
@@ -104,6 +105,11 @@ function revealed(section) {
   const open = !!(section && section.querySelector(".ae-step-reveal[open]"));
   if (root.classList.contains("ae-revealed") === open) return;
   root.classList.toggle("ae-revealed", open);
+  widen(section, open);
+}
+
+// The step's column for its answer as it is now (again once the answer has arrived).
+function widen(section, open) {
   root.classList.remove("ae-reveal-wide");
   requestAnimationFrame(() => {
     // a big screen's step column widens only for an answer that does not fit in it (two
@@ -139,11 +145,17 @@ document.addEventListener(
   "toggle",
   (ev) => {
     if (ev.target.classList && ev.target.classList.contains("ae-step-reveal")) {
+      if (ev.target.open) ask(ev.target.closest(".ae-step"));
       revealed(shownSection());
     }
   },
   true,
 );
+
+// The server's reply to ask(): the answer in its bar, and the room for it.
+function answered(reply) {
+  if (fill(reply) && root.classList.contains("ae-revealed")) widen(shownSection(), true);
+}
 
 // ---------------------------------------------------------------- a step put aside
 // The step stays the class's until "All steps". In another view (the teacher shows
@@ -342,5 +354,7 @@ export const steps = {
   screenTop,
   screenBottom,
   clickTab,
+  asked,
+  answered,
   state: () => ({ following: following(), current: current && { ...current } }),
 };

@@ -2,7 +2,8 @@
 a class.
 
 The table of contents of the path: one step at a time, what to look at, a question to
-predict, the answer behind a "Reveal" fold, and a button that sets the sentence and knobs
+predict, the answer behind a "Reveal" fold (sent by the server only when the fold opens:
+never in the page before), and a button that sets the sentence and knobs
 and opens the view the step is about. The step travels with it: that view shows the
 step's title, question, "Reveal" and "Next step" at its top (explorer/ui/step_bar.py, wired here
 once every view is built). Each step has its own link (``?step=N``), which opens this tab
@@ -44,7 +45,7 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
         setup = gr.Button("Set up this step", variant="primary", elem_id="start-setup")
         nxt = gr.Button("Next step →", elem_id="start-next")
     with gr.Accordion("Reveal the answer", open=False, elem_id="start-reveal") as fold:
-        answer = gr.Markdown(path[0].answer, elem_id="start-answer")
+        answer = gr.Markdown("", elem_id="start-answer")
     link = gr.Textbox(label="Link to this step", interactive=False, elem_id="start-link")
 
     def index_of(title) -> int:
@@ -52,9 +53,12 @@ def build(demo: gr.Blocks, tab: gr.Tab, tok, zoo, panel: Panel) -> None:
 
     def show(title):
         s = path[index_of(title)]
-        return s.look, "**Predict:** " + s.question, s.answer, gr.Accordion(open=False)
+        return s.look, "**Predict:** " + s.question, "", gr.Accordion(open=False)
 
     step.change(show, step, [look, question, answer, fold], queue=False,
+                show_progress="hidden", api_name=False)
+    # the answer arrives when the fold opens (issue 49 item 2: not in the page before)
+    fold.expand(lambda t: path[index_of(t)].answer, step, answer, queue=False,
                 show_progress="hidden", api_name=False)
     # The link is the page's own address plus ?step=N: made in the browser, which knows it.
     link_js = bridge.js("start.link", names)  # static/start_link.js

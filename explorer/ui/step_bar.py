@@ -11,7 +11,11 @@ wiring (:func:`wire`) runs once all tabs are built (``Panel.after_tabs``, run by
 
 The bar's text is the step's own (developer text, never the student's), rendered from its
 little Markdown (**bold**, *italic*) after escaping. Its answer is a native
-``<details>``: it opens from the keyboard and closes again for the next step. What the
+``<details>``: it opens from the keyboard and closes again for the next step. The answer
+is not in the page until it is revealed (issue 49 item 2: a held student's devtools find
+none): the bar holds an empty ``.ae-step-answer``; opening the fold (a Reveal, or the
+teacher's reveal on a follower's page) clicks a hidden button whose event asks the server
+for that step's answer (:func:`wire_answer`) and fills it in (static/step_answer.js). What the
 browser does once a view opened (focus, the step's figures first, scrolling them onto
 the first screen, a "Back to step N" chip in the other views, the bar's own "Knobs" and
 "Normal screen" on a big screen) is static/steps.js; the step's figures are named in the
@@ -38,6 +42,9 @@ FIELDS = ("text", "objective", "heads", "pos", "mask", "scaling", "temperature",
           "head")
 # static/steps.js: open the view named in the JSON and show the step there.
 OPEN_JS = bridge.js("steps.open")
+# static/step_answer.js: which step's answer the page asks for; then put it in its bar
+ASK_JS = bridge.js("steps.ask")
+FILL_JS = bridge.js("steps.fill")
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 ITALIC = re.compile(r"\*(.+?)\*")
 
@@ -77,7 +84,37 @@ def render(step: Step, n: int, total: int, stamp: str) -> str:
             f'<p class="ae-step-question"><strong>Predict:</strong> '
             f"{inline_html(step.question)}</p>"
             '<details class="ae-step-reveal"><summary>Reveal the answer</summary>'
-            f"<p>{inline_html(step.answer)}</p></details></section>")
+            '<p class="ae-step-answer" aria-live="polite"></p></details></section>')
+
+
+def answer_reply(path: list[Step], asked) -> str | None:
+    """The answer of the step ``asked`` names (1-based, as the bar's ``data-step``), as JSON
+    ``{"step": n, "html": ...}`` for static/step_answer.js; None for no such step."""
+    try:
+        n = int(str(asked or "").strip()[:3])
+    except ValueError:
+        return None
+    if not 1 <= n <= len(path):
+        return None
+    return json.dumps({"step": n, "html": inline_html(path[n - 1].answer)})
+
+
+def wire_answer(path: list[Step]) -> None:
+    """The answer on request: a hidden button that the page clicks when a bar's fold opens
+    (its js names the step), the step's answer back from here, and the page fills it in."""
+    asked = gr.Textbox("", elem_id="step-answer-asked", elem_classes="ae-hidden",
+                       show_label=False)
+    reply = gr.Textbox("", elem_id="step-answer-reply", elem_classes="ae-hidden",
+                       show_label=False)
+    ask = gr.Button("the step's answer", elem_id="step-answer-ask", elem_classes="ae-hidden")
+    quiet = dict(queue=False, show_progress="hidden", api_name=False)
+
+    def answer(n):
+        got = answer_reply(path, n)
+        return gr.skip() if got is None else got
+
+    ask.click(answer, asked, reply, js=ASK_JS, **quiet).then(None, reply, None, js=FILL_JS,
+                                                             **quiet)
 
 
 def declare(panel: Panel, tab_id: str, own: dict | None = None) -> StepBar:
@@ -152,3 +189,4 @@ def wire(panel: Panel, path: list[Step], titles: dict[str, str], radio: gr.Radio
                                                                 js=OPEN_JS, **quiet)
         b.done.click(lambda: [None, *bars_for(None, "")], None, [current, *bar_outputs],
                      **quiet).then(None, None, None, js=done_js, **quiet)
+    wire_answer(path)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.test_class_browser import REVEALED, SHOWN_STEP, WAIT, a_class, teacher_sets_up
+from tests.ui.test_start_here_browser import path, phrase  # noqa: F401 (path: a fixture)
 
 NICK = "<i>Zoë</i>"
 # the shown step's bar: the Reveal, Next step and All steps a person could press, the answer
@@ -78,8 +79,11 @@ def test_a_held_student_sees_the_question_and_choices_and_no_answer(held):
     assert mine["reveal"] and "Next step →" in mine["buttons"]
 
 
-def test_hidden_counts_show_who_answered_then_the_reveal_opens_the_answer(held):
+def test_hidden_counts_show_who_answered_then_the_reveal_opens_the_answer(held, path):  # noqa: F811
     teacher, student = held
+    # the answer is in neither page before the reveal (not even in the student's HTML)
+    words = phrase(path[1].answer)
+    assert words not in student.content() and words not in teacher.content()
     choice = student.locator("#class-choices button").first.inner_text()
     pick(student, choice)
     answers_say(teacher, "1 of 1 answered")
@@ -93,6 +97,7 @@ def test_hidden_counts_show_who_answered_then_the_reveal_opens_the_answer(held):
     teacher.locator(".ae-step-bar .ae-step details summary").filter(visible=True).click()
     student.wait_for_function(REVEALED, timeout=WAIT)
     student.wait_for_function(f"() => ({BAR})().answer", timeout=WAIT)
+    assert words in student.content()
     hidden = student.evaluate(BAR)["hidden"]
     assert not any(student.evaluate(COVERS, hidden))
     assert not student.locator("#class-choices button").count()

@@ -8,6 +8,7 @@ browser at 150 % (853x480 CSS px: Big screen by itself) and a phone (390x844).""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -71,6 +72,13 @@ SMALLEST_TEXT = """(id) => {
 def path(resources):
     tok, zoo = resources
     return default_path(zoo, tok)
+
+
+def phrase(answer: str) -> str:
+    """A distinctive piece of a step's answer (Markdown) as the page's HTML writes it: the
+    longest run between its marks, nothing the page escapes (issue 49 item 2: the answer is
+    in no page before its reveal)."""
+    return max(re.split(r"\*+|[&<>\n\u00a0]", answer), key=len)[:60].strip()
 
 
 def open_step(browser, url: str, n: int, **screen):  # noqa: F811
@@ -173,10 +181,14 @@ def test_a_whole_step_from_the_keyboard(browser, app_url, path):  # noqa: F811
         assert shown["tab"] == "Explore"
         page.keyboard.press("Tab")
         assert page.evaluate("() => document.activeElement.tagName") == "SUMMARY"
+        words = phrase(path[1].answer)
+        assert words not in page.content()  # the answer comes only with the reveal
         page.keyboard.press("Enter")
         answer = page.evaluate(f"() => ({SHOWN})().querySelector('details').open")
         assert answer
-        assert "coat" in page.evaluate(f"() => ({SHOWN})().querySelector('details').innerText")
+        page.wait_for_function(f"() => ({SHOWN})().querySelector('details').innerText"
+                               ".includes('coat')", timeout=WAIT)
+        assert words in page.content()
         page.keyboard.press("Tab")
         assert page.evaluate("() => document.activeElement.innerText.trim()") == "Next step →"
         page.keyboard.press("Enter")
@@ -185,6 +197,25 @@ def test_a_whole_step_from_the_keyboard(browser, app_url, path):  # noqa: F811
         page.wait_for_function(FOCUSED, timeout=WAIT)
         # the answer of the new step starts closed again
         assert not page.evaluate(f"() => ({SHOWN})().querySelector('details').open")
+    finally:
+        page.close()
+
+
+def test_start_heres_own_answer_arrives_only_when_revealed(browser, app_url, path):  # noqa: F811
+    """Start here's "Reveal the answer" fold: the answer is not in the page until it opens,
+    and another step closes it and takes its answer away again. Step 1: the page's first
+    value (its answer was in the page as it loaded)."""
+    page = open_step(browser, app_url, 1, **LAPTOP)
+    try:
+        words = phrase(path[0].answer)
+        assert words not in page.content()
+        page.locator("#start-reveal").get_by_text("Reveal the answer").first.click()
+        page.wait_for_function("(t) => document.querySelector('#start-answer')?.textContent"
+                               ".includes(t)", arg=words, timeout=WAIT)
+        assert words in page.content()
+        page.locator("#start-next").click()
+        page.wait_for_function("(t) => !document.body.innerHTML.includes(t)", arg=words,
+                               timeout=WAIT)
     finally:
         page.close()
 
