@@ -22,12 +22,17 @@ function typing(target) {
 export function joinScreen(code, link) {
   const qr = el("img", { id: "class-join-qr", alt: "QR code: the class's join link" });
   const address = el("p", { id: "class-join-address" }, shortAddress(link));
+  // the server's word on the link (explorer/server/class_qr.py reachable): a loopback
+  // address no student can open, or this machine's network address put in its place
+  const note = el("p", { id: "class-join-note", class: "ae-class-screen-hint" });
+  note.hidden = true;
   const start = el("button", { id: "class-join-start", type: "button" }, "Start the class");
   const words = el(
     "div",
     { class: "ae-class-screen-words" },
     el("p", { class: "ae-class-screen-say" }, "Scan the code, or open"),
     address,
+    note,
     el("p", { class: "ae-class-screen-say" }, "and type the class code"),
     el("p", { id: "class-join-code" }, code),
     start,
@@ -49,8 +54,10 @@ export function joinScreen(code, link) {
     setQr(src) {
       qr.src = src;
     },
-    setLink(next) {
+    setLink(next, said) {
       if (next) address.textContent = shortAddress(next);
+      note.textContent = said || "";
+      note.hidden = !said;
     },
   };
   screen.addEventListener("click", () => api.hide());

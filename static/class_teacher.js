@@ -27,6 +27,7 @@ function joinBox(code, join) {
       "Students open ",
       el("a", { id: "class-link", href: join, target: "_blank" }, join),
     ),
+    el("p", { id: "class-link-note", class: "ae-class-private" }),
     el("img", { id: "class-qr", alt: "QR code of the class link", width: 160, height: 160 }),
     el(
       "p",
@@ -96,7 +97,10 @@ function showQr(client, code, screen) {
       const src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
       $("#class-qr").src = src;
       screen.setQr(src);
-      screen.setLink(r.data.link);
+      screen.setLink(r.data.link, r.data.note);
+      const link = $("#class-link");
+      if (r.data.link) link.href = link.textContent = r.data.link; // an address students reach
+      $("#class-link-note").textContent = r.data.note || "";
     },
     () => {},
   );

@@ -246,9 +246,9 @@
     } catch {
       return false;
     }
-    const waiting2 = views.filter((v) => v.refuse);
-    const mine = waiting2.filter((v) => triggerId(v) === trigger);
-    const fail = mine.length || waiting2.every((v) => triggerId(v) !== null) ? mine : waiting2;
+    const waiting3 = views.filter((v) => v.refuse);
+    const mine = waiting3.filter((v) => triggerId(v) === trigger);
+    const fail = mine.length || waiting3.every((v) => triggerId(v) !== null) ? mine : waiting3;
     fail.forEach((v) => v.refuse());
     return views.some((v) => v.anchor && triggerId(v) === trigger);
   }
@@ -596,6 +596,44 @@
   }
   var fit = { figure, all };
 
+  // static/step_answer.js
+  var waiting = [];
+  function ask(section) {
+    const p = section && section.querySelector(".ae-step-answer");
+    if (!p || p.textContent.trim() || !section.dataset.step) return;
+    waiting.push(section.dataset.step);
+    document.getElementById("step-answer-ask")?.click();
+  }
+  var asked = () => waiting.shift() || "";
+  function kept(node) {
+    return [...node.childNodes].flatMap((c) => {
+      if (c.nodeType === Node.TEXT_NODE) return [document.createTextNode(c.textContent)];
+      if (c.nodeType !== Node.ELEMENT_NODE) return [];
+      const tag = c.tagName.toLowerCase();
+      if (tag !== "strong" && tag !== "em") return kept(c);
+      const el2 = document.createElement(tag);
+      el2.append(...kept(c));
+      return [el2];
+    });
+  }
+  function fill(reply) {
+    let got;
+    try {
+      got = JSON.parse(reply || "");
+    } catch (e) {
+      return false;
+    }
+    if (!got || !got.step || typeof got.html !== "string") return false;
+    const body = new DOMParser().parseFromString(`<p>${got.html}</p>`, "text/html").body;
+    let filled = false;
+    document.querySelectorAll(`.ae-step[data-step="${CSS.escape(String(got.step))}"] .ae-step-answer`).forEach((p) => {
+      if (p.textContent.trim()) return;
+      p.replaceChildren(...kept(body));
+      filled = true;
+    });
+    return filled;
+  }
+
   // static/stale.js
   var IDLE_MS = 1500;
   var STALE_MAX_MS = 6e4;
@@ -817,6 +855,9 @@
     const open2 = !!(section && section.querySelector(".ae-step-reveal[open]"));
     if (root3.classList.contains("ae-revealed") === open2) return;
     root3.classList.toggle("ae-revealed", open2);
+    widen(section, open2);
+  }
+  function widen(section, open2) {
     root3.classList.remove("ae-reveal-wide");
     requestAnimationFrame(() => {
       if (open2 && root3.classList.contains("ae-projector") && cutOff(section)) {
@@ -845,11 +886,15 @@
     "toggle",
     (ev) => {
       if (ev.target.classList && ev.target.classList.contains("ae-step-reveal")) {
+        if (ev.target.open) ask(ev.target.closest(".ae-step"));
         revealed(shownSection());
       }
     },
     true
   );
+  function answered(reply) {
+    if (fill(reply) && root3.classList.contains("ae-revealed")) widen(shownSection(), true);
+  }
   var current = null;
   var sectionOf = (c) => c && document.querySelector(
     `#step-${CSS.escape(c.tab)} .ae-step[data-stamp="${CSS.escape(c.stamp)}"]`
@@ -1010,6 +1055,8 @@
     screenTop,
     screenBottom,
     clickTab,
+    asked,
+    answered,
     state: () => ({ following: following(), current: current && { ...current } })
   };
 
@@ -1486,7 +1533,7 @@
 
   // static/plot_clicks.js
   var attached = /* @__PURE__ */ new WeakSet();
-  var waiting = {};
+  var waiting2 = {};
   var observing = false;
   function attach(sel, slot, button, read) {
     const gd = document.querySelector(sel + " .js-plotly-plot");
@@ -1495,7 +1542,7 @@
     gd.on("plotly_click", (ev) => {
       const value = read(ev.points[0] || {});
       if (value == null) return;
-      waiting[slot] = value;
+      waiting2[slot] = value;
       document.querySelector(button)?.click();
     });
   }
@@ -1524,8 +1571,8 @@
     all2();
   }
   function take(slot) {
-    const v = waiting[slot];
-    waiting[slot] = null;
+    const v = waiting2[slot];
+    waiting2[slot] = null;
     return v;
   }
   function toggleHead([off]) {
@@ -1644,13 +1691,13 @@
     async answers(code, token, n, step) {
       const r = await this.call("GET", `${code}/answers?step=${n}`, void 0, token);
       if (r.status !== 200 || !step) return null;
-      const { answered = 0, students = 0, counts = {}, who = [], hidden = false } = r.data;
+      const { answered: answered2 = 0, students = 0, counts = {}, who = [], hidden = false } = r.data;
       const rows = hidden ? [] : step.choices.map((choice) => {
         const count = counts[choice] || 0;
-        return { choice, count, share: answered ? count / answered : 0 };
+        return { choice, count, share: answered2 ? count / answered2 : 0 };
       });
       const flags = { released: !!r.data.released, hideCounts: !!r.data.hide_counts };
-      return { answered, students, rows, who, hidden: !!hidden, ...flags };
+      return { answered: answered2, students, rows, who, hidden: !!hidden, ...flags };
     }
     async pace(code, token, flags) {
       const r = await this.call("POST", code + "/pace", flags, token);
@@ -1956,6 +2003,123 @@
     return el("p", { id: "class-who", class: "ae-class-names" }, "Answered: " + got.who.join(" · "));
   }
 
+  // static/class_join.js
+  var MAX_TYPED = 40;
+  var EXAMPLE = "K7PX2M";
+  function normalCode(text2) {
+    if (typeof text2 !== "string" || text2.length > MAX_TYPED) return null;
+    const code = text2.replace(/[\s-]+/g, "").toUpperCase();
+    return CODE.test(code) ? code : null;
+  }
+  var echo = (text2) => {
+    const t = String(text2).trim();
+    return t.length > 12 ? t.slice(0, 12) + "…" : t;
+  };
+  function typed(text2) {
+    const t = typeof text2 === "string" ? text2 : "";
+    if (!t.trim()) return { message: "Type the class code your teacher shows." };
+    const code = normalCode(t);
+    if (code) return { code };
+    return {
+      message: `“${echo(t)}” is not a class code: a code is 6 letters and digits, like ${EXAMPLE}.`
+    };
+  }
+  function refusal(status, data, code) {
+    if (status === 410) return `This class (${code}) has ended: ask your teacher for the new code.`;
+    if (status === 404 && data && data.ended) {
+      return `No class has the code ${code}: check it with your teacher.`;
+    }
+    return null;
+  }
+  async function probe(call, code) {
+    try {
+      const r = await call("GET", `${code}/follow?since=-1`);
+      return refusal(r.status, r.data, code);
+    } catch {
+      return null;
+    }
+  }
+  async function tryCode(text2, call) {
+    const t = typed(text2);
+    if (!t.code) return t;
+    const message = await probe(call, t.code);
+    return message ? { message } : { code: t.code };
+  }
+  function entry(params) {
+    if (params.get("teach") === "1") return { params };
+    if (params.has("class")) {
+      const raw = params.get("class") || "";
+      const code = normalCode(raw);
+      if (!code) return { ask: { value: raw.slice(0, MAX_TYPED), message: typed(raw).message } };
+      const next = new URLSearchParams(params);
+      next.set("class", code);
+      return { params: next };
+    }
+    return { ask: { value: (params.get("join") || "").slice(0, MAX_TYPED), message: "" } };
+  }
+  function shortAddress(link) {
+    try {
+      const u = new URL(link);
+      return u.host + u.pathname + "?join";
+    } catch {
+      return "?join";
+    }
+  }
+
+  // static/class_join_screen.js
+  var KEY = "j";
+  function typing(target) {
+    return !!(target && target.closest && target.closest("input, textarea, select, [contenteditable]"));
+  }
+  function joinScreen(code, link) {
+    const qr = el("img", { id: "class-join-qr", alt: "QR code: the class's join link" });
+    const address = el("p", { id: "class-join-address" }, shortAddress(link));
+    const note = el("p", { id: "class-join-note", class: "ae-class-screen-hint" });
+    note.hidden = true;
+    const start2 = el("button", { id: "class-join-start", type: "button" }, "Start the class");
+    const words2 = el(
+      "div",
+      { class: "ae-class-screen-words" },
+      el("p", { class: "ae-class-screen-say" }, "Scan the code, or open"),
+      address,
+      note,
+      el("p", { class: "ae-class-screen-say" }, "and type the class code"),
+      el("p", { id: "class-join-code" }, code),
+      start2,
+      el("p", { class: "ae-class-screen-hint" }, "Esc or a click closes this; J shows it again.")
+    );
+    const attrs = { id: "class-join-screen", class: "ae-class-screen", role: "dialog" };
+    const screen2 = el("div", { ...attrs, "aria-label": "Join the class " + code }, qr, words2);
+    screen2.hidden = true;
+    document.body.append(screen2);
+    const api = {
+      shown: () => !screen2.hidden,
+      show() {
+        screen2.hidden = false;
+        start2.focus();
+      },
+      hide() {
+        screen2.hidden = true;
+      },
+      setQr(src) {
+        qr.src = src;
+      },
+      setLink(next, said) {
+        if (next) address.textContent = shortAddress(next);
+        note.textContent = said || "";
+        note.hidden = !said;
+      }
+    };
+    screen2.addEventListener("click", () => api.hide());
+    document.addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "Escape" && api.shown()) api.hide();
+      else if (String(e.key || "").toLowerCase() === KEY && !api.shown() && !typing(e.target))
+        api.show();
+    });
+    return api;
+  }
+
   // static/class_teacher.js
   var TICK_MS = 300;
   function joinBox(code, join) {
@@ -1969,6 +2133,7 @@
         "Students open ",
         el("a", { id: "class-link", href: join, target: "_blank" }, join)
       ),
+      el("p", { id: "class-link-note", class: "ae-class-private" }),
       el("img", { id: "class-qr", alt: "QR code of the class link", width: 160, height: 160 }),
       el(
         "p",
@@ -2023,8 +2188,28 @@
     const names2 = el("p", { id: "class-nicknames", class: "ae-class-names" }, nicknames.join(" · "));
     box.replaceChildren(head, names2);
   }
-  async function teach(client, cfg, timings2, code, token) {
+  function showQr(client, code, screen2) {
+    client.call("GET", `${code}/qr`).then(
+      (r) => {
+        if (!r.data.svg) return;
+        const src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
+        $("#class-qr").src = src;
+        screen2.setQr(src);
+        screen2.setLink(r.data.link, r.data.note);
+        const link = $("#class-link");
+        if (r.data.link) link.href = link.textContent = r.data.link;
+        $("#class-link-note").textContent = r.data.note || "";
+      },
+      () => {
+      }
+    );
+  }
+  async function teach(client, cfg, timings2, code, token, fresh2 = false) {
     const join = window.location.origin + window.location.pathname + "?class=" + code;
+    const screen2 = joinScreen(code, join);
+    const showScreen = el("button", { id: "class-join-show", type: "button" }, "Join screen (J)");
+    showScreen.title = "Show the class code and QR code full screen for the projector (key J)";
+    showScreen.addEventListener("click", () => screen2.show());
     const bars = el("div", { id: "class-answers", "aria-live": "polite" });
     const roster = el("div", { id: "class-roster" }, "No student has joined yet.");
     const lab = classLab.panel(client.call, code, token);
@@ -2033,17 +2218,10 @@
     const end = el("button", { id: "class-end", type: "button" }, "End class");
     const summary = el("summary", {}, "Class ", el("strong", { id: "class-code" }, code));
     const attrs = { id: "class-panel", class: "ae-class-panel", open: true };
-    const parts = [summary, box, pace.box, roster, bars, lab.box, end];
+    const parts = [summary, showScreen, box, pace.box, roster, bars, lab.box, end];
     document.body.append(el("details", attrs, ...parts));
-    client.call("GET", `${code}/qr`).then(
-      (r) => {
-        if (r.data.svg) {
-          $("#class-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data.svg);
-        }
-      },
-      () => {
-      }
-    );
+    showQr(client, code, screen2);
+    if (fresh2) screen2.show();
     let ended = false;
     const stop = (message) => {
       ended = true;
@@ -2209,6 +2387,50 @@
     if (message) ended(message);
   }
 
+  // static/class_join_box.js
+  function askCode(call, shown, onCode) {
+    const { value = "", message = "" } = shown;
+    const input = el("input", {
+      id: "class-code-input",
+      type: "text",
+      maxLength: MAX_TYPED,
+      value,
+      placeholder: "K7PX2M",
+      autocomplete: "off",
+      autocapitalize: "characters",
+      spellcheck: false,
+      enterKeyHint: "go"
+    });
+    const label = el("label", { for: "class-code-input" }, "Class code");
+    const join = el("button", { id: "class-code-join", type: "submit" }, "Join");
+    const said = el("p", { id: "class-code-message", role: "status" }, message);
+    said.hidden = !message;
+    const row = el("div", { class: "ae-class-join-row" }, label, input, join);
+    const attrs = { id: "class-code-form", class: "ae-class-join-box", "aria-label": "Join a class" };
+    const form = el("form", attrs, row, said);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (join.disabled) return;
+      join.disabled = true;
+      join.textContent = "Joining…";
+      const got = await tryCode(input.value, call);
+      join.disabled = false;
+      join.textContent = "Join";
+      if (got.code) {
+        form.remove();
+        onCode(got.code);
+        return;
+      }
+      said.textContent = got.message;
+      said.hidden = false;
+      input.focus();
+      input.select();
+    });
+    document.body.prepend(form);
+    input.focus();
+    return form;
+  }
+
   // static/class.js
   var timings = [];
   var mark2 = (kind, version) => {
@@ -2241,15 +2463,34 @@
       sleep,
       base: cfg.base
     });
-    const page = await client.begin(params, (q) => history.replaceState(null, "", q));
-    if (!page) return;
-    if (page.role === "teacher") return teach(client, cfg, timings, page.code, page.token);
     const tools = { el, setUpStep, shownStep, mark: mark2 };
-    return follower(client, cfg, tools, page.code, classMode);
+    const student = async (code) => {
+      const refused2 = await probe(client.call, code);
+      if (refused2) return askCode(client.call, { value: code, message: refused2 }, follow2);
+      return follow2(code);
+    };
+    const follow2 = (code) => {
+      const here = new URLSearchParams(window.location.search);
+      if (here.get("class") !== code) {
+        here.delete("join");
+        here.set("class", code);
+        history.replaceState(null, "", "?" + here);
+      }
+      return follower(client, cfg, tools, code, classMode);
+    };
+    const wants = entry(params);
+    if (wants.ask) return askCode(client.call, wants.ask, follow2);
+    const page = await client.begin(wants.params, (q) => history.replaceState(null, "", q));
+    if (!page) return;
+    if (page.role === "teacher") {
+      const fresh2 = params.get("teach") === "1";
+      return teach(client, cfg, timings, page.code, page.token, fresh2);
+    }
+    return student(page.code);
   }
   function startClassMode() {
     const params = new URLSearchParams(window.location.search);
-    if (params.get("teach") === "1" || params.has("class")) start(params);
+    if (params.get("teach") === "1" || params.has("class") || params.has("join")) start(params);
   }
 
   // static/share.js
@@ -2270,8 +2511,8 @@
       },
       true
     );
-    const asked = new URLSearchParams(window.location.search).get("tab");
-    const wanted = Object.prototype.hasOwnProperty.call(aliases, asked) ? aliases[asked] : asked;
+    const asked2 = new URLSearchParams(window.location.search).get("tab");
+    const wanted = Object.prototype.hasOwnProperty.call(aliases, asked2) ? aliases[asked2] : asked2;
     if (!wanted || !Object.prototype.hasOwnProperty.call(views, wanted)) return;
     let tries = 120;
     const open2 = () => {
@@ -2371,6 +2612,8 @@
     "live.refresh": (_args, view) => live.refresh(view),
     "steps.open": ([where]) => steps.open(where),
     "steps.back": (_args, where) => steps.back(where),
+    "steps.ask": () => steps.asked(),
+    "steps.fill": ([reply]) => steps.answered(reply),
     "explore.pick": readPick,
     "plots.listen": () => listenForPlotClicks(),
     "ablate.toggle": toggleHead,
@@ -2598,9 +2841,9 @@
   function projectorMode(onChange = () => {
   }) {
     const root6 = document.documentElement;
-    const asked = (new URLSearchParams(window.location.search).get("projector") || "").toLowerCase();
+    const asked2 = (new URLSearchParams(window.location.search).get("projector") || "").toLowerCase();
     const shortWide = window.innerHeight <= 560 && window.innerWidth >= 760;
-    if (YES.includes(asked) || shortWide && !NO.includes(asked)) {
+    if (YES.includes(asked2) || shortWide && !NO.includes(asked2)) {
       root6.classList.add("ae-projector");
     }
     const on = () => root6.classList.contains("ae-projector");

@@ -478,15 +478,13 @@
     }
     return y;
   }
-  function attendHead(q, k, v, d, n, col, dh, causal, scale, bias, row, patterns, po, z) {
-    for (let i = 0; i < n; i++) {
+  function attendHead(q, k, v, d, n, col, dh, causal, scale, bias, row, patterns, po, z, i0 = 0) {
+    for (let i = i0; i < n; i++) {
       const qi = i * d + col, last2 = causal ? i : n - 1, pi = po + i * n;
+      scoreRow(q, k, d, qi, col, dh, last2, row);
       let max = -Infinity;
       for (let j = 0; j <= last2; j++) {
-        const kj = j * d + col;
-        let s = 0;
-        for (let e = 0; e < dh; e++) s += q[qi + e] * k[kj + e];
-        s *= scale;
+        let s = row[j] * scale;
         if (bias !== 0) s -= bias * Math.abs(i - j);
         row[j] = s;
         if (s > max) max = s;
@@ -498,13 +496,96 @@
         sum += e;
       }
       for (let j = 0; j <= last2; j++) patterns[pi + j] = row[j] / sum;
-      if (z === null) continue;
-      for (let j = 0; j <= last2; j++) {
-        const w = patterns[pi + j], vj = j * d + col;
-        for (let e = 0; e < dh; e++) z[qi + e] += w * v[vj + e];
-      }
+      if (z !== null) weighRow(patterns, pi, v, d, col, dh, last2, z, qi);
     }
   }
+  function scoreRow(q, k, d, qi, col, dh, last2, row) {
+    let j = 0;
+    for (; j + 3 <= last2; j += 4) {
+      const k0 = j * d + col, k1 = k0 + d, k2 = k1 + d, k3 = k2 + d;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let e = 0; e < dh; e++) {
+        const a = q[qi + e];
+        s0 += a * k[k0 + e];
+        s1 += a * k[k1 + e];
+        s2 += a * k[k2 + e];
+        s3 += a * k[k3 + e];
+      }
+      row[j] = s0;
+      row[j + 1] = s1;
+      row[j + 2] = s2;
+      row[j + 3] = s3;
+    }
+    for (; j <= last2; j++) {
+      const kj = j * d + col;
+      let s = 0;
+      for (let e = 0; e < dh; e++) s += q[qi + e] * k[kj + e];
+      row[j] = s;
+    }
+  }
+  function weighRow(p, pi, v, d, col, dh, last2, z, qi) {
+    const f = Math.fround;
+    let e = 0;
+    for (; e + 3 < dh; e += 4) {
+      let z0 = z[qi + e], z1 = z[qi + e + 1], z2 = z[qi + e + 2], z3 = z[qi + e + 3];
+      for (let j = 0, vj = col + e; j <= last2; j++, vj += d) {
+        const w = p[pi + j];
+        z0 = f(z0 + w * v[vj]);
+        z1 = f(z1 + w * v[vj + 1]);
+        z2 = f(z2 + w * v[vj + 2]);
+        z3 = f(z3 + w * v[vj + 3]);
+      }
+      z[qi + e] = z0;
+      z[qi + e + 1] = z1;
+      z[qi + e + 2] = z2;
+      z[qi + e + 3] = z3;
+    }
+    for (; e < dh; e++) {
+      let a = z[qi + e];
+      for (let j = 0, vj = col + e; j <= last2; j++, vj += d) a = f(a + p[pi + j] * v[vj]);
+      z[qi + e] = a;
+    }
+  }
+
+  // static/engine/prefix.js
+  var keyOf = (pass) => [pass.causal, pass.scale, pass.T, [...pass.off].sort((a, b) => a - b).join(",")].join("|");
+  var PrefixCache = class {
+    constructor(config) {
+      const size = config.n_ctx * config.d_model;
+      this.k = Array.from({ length: config.n_layers }, () => new Float32Array(size));
+      this.v = Array.from({ length: config.n_layers }, () => new Float32Array(size));
+      this.ids = null;
+      this.key = "";
+      this.patterns = null;
+    }
+    start(ids, pass, at) {
+      const key = keyOf(pass), old = this.ids;
+      let p = 0;
+      if (old && key === this.key) {
+        const m = Math.min(old.length, ids.length);
+        while (p < m && old[p] === ids[p]) p++;
+      }
+      p = Math.max(0, Math.min(p, ids.length - 1, at == null ? Infinity : at));
+      this.ids = null;
+      this.key = key;
+      return p;
+    }
+    reuse(patterns, n, p) {
+      if (!p) return;
+      const was = this.patterns, m = this.n, count = patterns.length / (n * n);
+      for (let g2 = 0; g2 < count; g2++) {
+        for (let i = 0; i < p; i++) {
+          const from = g2 * m * m + i * m;
+          patterns.set(was.subarray(from, from + i + 1), g2 * n * n + i * n);
+        }
+      }
+    }
+    finish(ids, patterns) {
+      this.ids = Array.from(ids);
+      this.n = ids.length;
+      this.patterns = patterns.slice();
+    }
+  };
 
   // static/engine/model.js
   function alibiSlopes(h) {
@@ -603,12 +684,13 @@
       }
       return out;
     }
-    // rotary: each (2i, 2i+1) pair of every head's q or k rotated by pos * invFreq[i]
-    rotate(x, n) {
-      const { d_model: d, n_heads: H2 } = this.config, dh = this.dHead;
-      for (let p = 0; p < n; p++) {
-        for (let i = 0; i < dh / 2; i++) {
-          const a = Math.fround(p * this.invFreq[i]), c = Math.cos(a), s = Math.sin(a);
+    // rotary: each (2i, 2i+1) pair of every head's q or k (rows from .. n-1) rotated by
+    // pos * invFreq[i]
+    rotate(x, n, from = 0) {
+      const { d_model: d, n_heads: H2 } = this.config, dh = this.dHead, half = dh / 2, turns = this.rotaryTable();
+      for (let p = from; p < n; p++) {
+        for (let i = 0; i < half; i++) {
+          const c = turns[2 * (p * half + i)], s = turns[2 * (p * half + i) + 1];
           for (let h = 0; h < H2; h++) {
             const o = p * d + h * dh + 2 * i, x0 = x[o], x1 = x[o + 1];
             x[o] = x0 * c - x1 * s;
@@ -617,13 +699,28 @@
         }
       }
     }
+    // [n_ctx, d_head / 2, 2]: cos and sin of the angle fround(p * invFreq[i]), made once (the
+    // same doubles rotate() would compute for each call)
+    rotaryTable() {
+      if (this.turns) return this.turns;
+      const half = this.dHead / 2, N = this.config.n_ctx;
+      const turns = new Float64Array(2 * N * half);
+      for (let p = 0; p < N; p++) {
+        for (let i = 0; i < half; i++) {
+          const a = Math.fround(p * this.invFreq[i]);
+          turns[2 * (p * half + i)] = Math.cos(a);
+          turns[2 * (p * half + i) + 1] = Math.sin(a);
+        }
+      }
+      return this.turns = turns;
+    }
     // The residual stream x [n, d_model] at the first block's input: the token embeddings,
-    // plus the absolute positions' table.
-    embed(ids, x) {
+    // plus the absolute positions' table (rows ``from`` .. n-1).
+    embed(ids, x, from = 0) {
       const d = this.config.d_model, n = ids.length;
-      for (let p = 0; p < n; p++) x.set(this.W_E.subarray(ids[p] * d, ids[p] * d + d), p * d);
+      for (let p = from; p < n; p++) x.set(this.W_E.subarray(ids[p] * d, ids[p] * d + d), p * d);
       const table = this.positionTable(n);
-      if (table) for (let i = 0; i < n * d; i++) x[i] += table[i];
+      if (table) for (let i = from * d; i < n * d; i++) x[i] += table[i];
     }
     // The knobs as one pass uses them: {causal, scaleName, T, scale} (scale holds the 1/T;
     // an ALiBi head's slope is divided by T too), as AttentionSettings.resolve.
@@ -650,65 +747,113 @@
     // LayerNorm1 output X, q k v projected), "rotated" (rotary: q and k turned), "z" (every
     // head's output, before W_O: a tap may change it), "out" (z W_O^T) and "post" (x, the
     // residual stream after the block): static/engine/stages.js and patching.js read and
-    // patch through it. Without a tap nothing more is done.
+    // patch through it. Without a tap nothing more is done. {only: true} (no tap, save, from
+    // or stream): only what is returned is wanted, so the last block computes its output for
+    // row ``at`` alone (none when at is null), and under a causal mask the rows before the
+    // first token that differs from the last such pass's are that pass's (prefix.js): the
+    // same numbers; the scratch's stream is then not whole (logitsAt() of another position
+    // is not that pass's). The engine's run and runTyped pass it (a keystroke).
     forward(ids, knobs2, at, resume = {}) {
-      const c = this.config, d = c.d_model, H2 = c.n_heads, dh = this.dHead, n = ids.length;
-      const { causal, T, scale } = this.resolve(knobs2);
-      const off = new Set((knobs2.headsOff || []).map(([l, h2]) => l * H2 + h2));
-      if (n > c.n_ctx) throw new Error(`at most ${c.n_ctx} tokens`);
-      const { x, h, q, k, v, z, out, mid } = this.s, row = this.row;
+      const c = this.config, d = c.d_model, n = ids.length;
+      const { x } = this.s;
       const from = resume.from || 0, tap = resume.tap, saved = resume.save ? this.savedStream(n) : this.saved;
+      if (n > c.n_ctx) throw new Error(`at most ${c.n_ctx} tokens`);
+      const pass = { ...this.resolve(knobs2), n, tap, p: 0, kv: null };
+      pass.off = new Set((knobs2.headsOff || []).map(([l, h]) => l * c.n_heads + h));
+      pass.patterns = new Float32Array(c.n_layers * c.n_heads * n * n);
+      const only = resume.only && !tap && !resume.save && !from && !resume.stream;
+      if (only && pass.causal && n) this.reusing(ids, pass, at);
       if (resume.stream) x.set(resume.stream.subarray(0, n * d));
       else if (from && !(saved && saved.n === n)) throw new Error("no stream saved to resume from");
       else if (from) x.set(saved.subarray(from * n * d, (from + 1) * n * d));
-      else this.embed(ids, x);
-      const linear2 = (a, rows, dIn, W3, dOut, b, y) => this.linear(a, rows, dIn, W3, dOut, b, y);
-      const patterns = new Float32Array(c.n_layers * H2 * n * n);
+      else this.embed(ids, x, pass.p);
       this.blocks.forEach((B, l) => {
         if (l < from) return;
         if (resume.save) saved.set(x.subarray(0, n * d), l * n * d);
-        layerNorm(x, n, d, B.ln1w, B.ln1b, h);
-        linear2(h, n, d, B.W_Q, d, null, q);
-        linear2(h, n, d, B.W_K, d, null, k);
-        linear2(h, n, d, B.W_V, d, null, v);
-        if (tap) tap(l, "qkv", this.s, n);
-        if (this.invFreq) {
-          this.rotate(q, n);
-          this.rotate(k, n);
-          if (tap) tap(l, "rotated", this.s, n);
-        }
-        z.fill(0, 0, n * d);
-        for (let hd = 0; hd < H2; hd++) {
-          const slope = this.slopes ? this.slopes[hd] : 0;
-          attendHead(
-            q,
-            k,
-            v,
-            d,
-            n,
-            hd * dh,
-            dh,
-            causal,
-            scale,
-            slope / T,
-            row,
-            patterns,
-            (l * H2 + hd) * n * n,
-            off.has(l * H2 + hd) ? null : z
-          );
-        }
-        if (tap) tap(l, "z", this.s, n);
-        linear2(z, n, d, B.W_O, d, null, out);
-        if (tap) tap(l, "out", this.s, n);
-        addInto(x, out, n * d);
-        layerNorm(x, n, d, B.ln2w, B.ln2b, h);
-        linear2(h, n, d, B.W_in, c.d_ff, B.b_in, mid);
-        gelu(mid, n * c.d_ff);
-        linear2(mid, n, c.d_ff, B.W_out, d, B.b_out, out);
-        addInto(x, out, n * d);
-        if (tap) tap(l, "post", this.s, n);
+        if (only && l === c.n_layers - 1) this.lastBlock(B, l, pass, at);
+        else this.block(B, l, pass);
       });
-      return { patterns, logits: at == null ? null : this.logitsAt(at).slice() };
+      if (pass.kv) pass.kv.finish(ids, pass.patterns);
+      return { patterns: pass.patterns, logits: at == null ? null : this.logitsAt(at).slice() };
+    }
+    // a causal pass with {only: true}: the rows before pass.p are the last such pass's
+    // (static/engine/prefix.js); its k and v rows are kept in pass.kv
+    reusing(ids, pass, at) {
+      if (!this.prefix) this.prefix = new PrefixCache(this.config);
+      pass.kv = this.prefix;
+      pass.p = this.prefix.start(ids, pass, at);
+      this.prefix.reuse(pass.patterns, pass.n, pass.p);
+    }
+    // LayerNorm1 and q, k, v of rows p .. n-1 into the scratch (rotary: q and k turned); with
+    // pass.kv, k and v are copied into its rows too
+    qkv(B, l, { n, p, tap, kv }) {
+      const d = this.config.d_model, { x, h, q, k, v } = this.s, r = (a) => a.subarray(p * d, n * d);
+      layerNorm(r(x), n - p, d, B.ln1w, B.ln1b, r(h));
+      this.linear(r(h), n - p, d, B.W_Q, d, null, r(q));
+      this.linear(r(h), n - p, d, B.W_K, d, null, r(k));
+      this.linear(r(h), n - p, d, B.W_V, d, null, r(v));
+      if (tap) tap(l, "qkv", this.s, n);
+      if (this.invFreq) {
+        this.rotate(q, n, p);
+        this.rotate(k, n, p);
+        if (tap) tap(l, "rotated", this.s, n);
+      }
+      if (kv) {
+        kv.k[l].set(r(k), p * d);
+        kv.v[l].set(r(v), p * d);
+      }
+    }
+    // every head of block l, queries p .. n-1: its pattern into pass.patterns and, when
+    // ``zOn``, its output into z (zeroed first; a head switched off writes none); the keys
+    // and values of every row are pass.kv's when it reuses, else the scratch's
+    attend(l, { n, p, causal, scale, T, off, patterns, kv }, zOn) {
+      const { d_model: d, n_heads: H2 } = this.config, dh = this.dHead, { q, z } = this.s, k = kv ? kv.k[l] : this.s.k, v = kv ? kv.v[l] : this.s.v;
+      z.fill(0, p * d, n * d);
+      for (let hd = 0; hd < H2; hd++) {
+        const bias = (this.slopes ? this.slopes[hd] : 0) / T, out = zOn && !off.has(l * H2 + hd) ? z : null;
+        const po = (l * H2 + hd) * n * n;
+        attendHead(q, k, v, d, n, hd * dh, dh, causal, scale, bias, this.row, patterns, po, out, p);
+      }
+    }
+    // One block on rows p .. n-1 of the residual stream x (in place).
+    block(B, l, pass) {
+      const c = this.config, d = c.d_model, { n, p, tap } = pass, { x, h, z, out, mid } = this.s, m = n - p, r = (a, w = d) => a.subarray(p * w, n * w);
+      this.qkv(B, l, pass);
+      this.attend(l, pass, true);
+      if (tap) tap(l, "z", this.s, n);
+      this.linear(r(z), m, d, B.W_O, d, null, r(out));
+      if (tap) tap(l, "out", this.s, n);
+      addInto(r(x), r(out), m * d);
+      layerNorm(r(x), m, d, B.ln2w, B.ln2b, r(h));
+      this.linear(r(h), m, d, B.W_in, c.d_ff, B.b_in, r(mid, c.d_ff));
+      gelu(r(mid, c.d_ff), m * c.d_ff);
+      this.linear(r(mid, c.d_ff), m, c.d_ff, B.W_out, d, B.b_out, r(out));
+      addInto(r(x), r(out), m * d);
+      if (tap) tap(l, "post", this.s, n);
+    }
+    // The last block when only the patterns and the logits at ``at`` are wanted: every
+    // pattern, then the block's output for row ``at`` alone (the same numbers as block():
+    // each row is computed on its own, in the same order)
+    lastBlock(B, l, pass, at) {
+      const { d_model: d, n_heads: H2, d_ff: ff } = this.config, dh = this.dHead, { n, causal, off, patterns, kv } = pass, { x, h, z, out, mid } = this.s, v = kv ? kv.v[l] : this.s.v;
+      this.qkv(B, l, pass);
+      this.attend(l, pass, false);
+      if (at == null) return;
+      const row = (a, width) => a.subarray(at * width, at * width + width);
+      const last2 = causal ? at : n - 1;
+      for (let hd = 0; hd < H2; hd++) {
+        if (off.has(l * H2 + hd)) continue;
+        const pi = (l * H2 + hd) * n * n + at * n;
+        weighRow(patterns, pi, v, d, hd * dh, dh, last2, z, at * d + hd * dh);
+      }
+      const xa = row(x, d), ha = row(h, d), oa = row(out, d), ma = row(mid, ff);
+      this.linear(row(z, d), 1, d, B.W_O, d, null, oa);
+      addInto(xa, oa, d);
+      layerNorm(xa, 1, d, B.ln2w, B.ln2b, ha);
+      this.linear(ha, 1, d, B.W_in, ff, B.b_in, ma);
+      gelu(ma, ff);
+      this.linear(ma, 1, ff, B.W_out, d, B.b_out, oa);
+      addInto(xa, oa, d);
     }
     // room for the residual stream at every block's input, [layer, n, d_model]
     savedStream(n) {
@@ -1760,7 +1905,7 @@
     let at = null;
     if (n && !maskedWord) at = n - 1;
     else if (n && ids.includes(t.maskId)) at = ids.indexOf(t.maskId);
-    const out = n ? model.forward(ids, settings, at, resume) : { patterns: new Float32Array(0), logits: null };
+    const out = n ? model.forward(ids, settings, at, resume || { only: true }) : { patterns: new Float32Array(0), logits: null };
     return {
       tokens: prep.pieces,
       ids,
@@ -2039,9 +2184,10 @@
 
   // static/engine/captions.js
   var fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => k in values ? values[k] : m);
+  var EN_US = new Intl.NumberFormat("en-US");
   function plural2(t, n, word) {
     const [one, many] = t.plural[word];
-    return n.toLocaleString("en-US") + " " + (n === 1 ? one : many);
+    return EN_US.format(n) + " " + (n === 1 ? one : many);
   }
   var fmtG = (x) => String(Number(x.toPrecision(6)));
   function interventions(t, config, knobs2) {

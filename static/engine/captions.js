@@ -6,9 +6,11 @@ import { points, runOf } from "./labels.js";
 
 const fill = (template, values) =>
   template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+// n.toLocaleString("en-US") is this formatter's format(n), made anew on every call
+const EN_US = new Intl.NumberFormat("en-US");
 export function plural(t, n, word) {
   const [one, many] = t.plural[word];
-  return n.toLocaleString("en-US") + " " + (n === 1 ? one : many);
+  return EN_US.format(n) + " " + (n === 1 ? one : many);
 }
 const fmtG = (x) => String(Number(x.toPrecision(6))); // Python's {:g} for 0.1..5
 

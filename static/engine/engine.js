@@ -126,7 +126,7 @@ function forward(t, model, text, settings, resume) {
   if (n && !maskedWord) at = n - 1;
   else if (n && ids.includes(t.maskId)) at = ids.indexOf(t.maskId);
   const out = n
-    ? model.forward(ids, settings, at, resume)
+    ? model.forward(ids, settings, at, resume || { only: true }) // reuses the last pass's rows
     : { patterns: new Float32Array(0), logits: null };
   return {
     tokens: prep.pieces,

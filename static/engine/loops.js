@@ -188,18 +188,36 @@ export function layerNorm(x, n, d, w, b, y, xhat = null, rstd = null) {
 
 // One head, every query i: its pattern row softmax(q_i . k_j * scale - bias |i - j|) into
 // ``patterns`` from offset ``po`` ([query, key], n x n), and, unless the head is switched
-// off (z null: it attends, writes nothing), sum_j p_ij v_j into z's columns col .. col+dh.
-export function attendHead(q, k, v, d, n, col, dh, causal, scale, bias, row, patterns, po, z) {
-  for (let i = 0; i < n; i++) {
+// off (z null: it attends, writes nothing), sum_j p_ij v_j into z's columns col .. col+dh;
+// the queries i0 .. n-1 (the rows before are left as they are).
+// ``row``: a Float64Array of at least n. Each sum runs in the order a one-at-a-time loop
+// runs it (a score over e, z over j ascending and rounded to float32 after every add, as a
+// Float32Array store does): four keys or four columns at a time only to read values once.
+export function attendHead(
+  q,
+  k,
+  v,
+  d,
+  n,
+  col,
+  dh,
+  causal,
+  scale,
+  bias,
+  row,
+  patterns,
+  po,
+  z,
+  i0 = 0,
+) {
+  for (let i = i0; i < n; i++) {
     const qi = i * d + col,
       last = causal ? i : n - 1,
       pi = po + i * n;
+    scoreRow(q, k, d, qi, col, dh, last, row);
     let max = -Infinity;
     for (let j = 0; j <= last; j++) {
-      const kj = j * d + col;
-      let s = 0;
-      for (let e = 0; e < dh; e++) s += q[qi + e] * k[kj + e];
-      s *= scale;
+      let s = row[j] * scale;
       if (bias !== 0) s -= bias * Math.abs(i - j);
       row[j] = s;
       if (s > max) max = s;
@@ -211,11 +229,68 @@ export function attendHead(q, k, v, d, n, col, dh, causal, scale, bias, row, pat
       sum += e;
     }
     for (let j = 0; j <= last; j++) patterns[pi + j] = row[j] / sum;
-    if (z === null) continue;
-    for (let j = 0; j <= last; j++) {
-      const w = patterns[pi + j],
-        vj = j * d + col;
-      for (let e = 0; e < dh; e++) z[qi + e] += w * v[vj + e];
+    if (z !== null) weighRow(patterns, pi, v, d, col, dh, last, z, qi);
+  }
+}
+
+// row[j] = q_i . k_j (in order of e, summed as doubles) for j <= last, four keys at a time
+function scoreRow(q, k, d, qi, col, dh, last, row) {
+  let j = 0;
+  for (; j + 3 <= last; j += 4) {
+    const k0 = j * d + col,
+      k1 = k0 + d,
+      k2 = k1 + d,
+      k3 = k2 + d;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
+    for (let e = 0; e < dh; e++) {
+      const a = q[qi + e];
+      s0 += a * k[k0 + e];
+      s1 += a * k[k1 + e];
+      s2 += a * k[k2 + e];
+      s3 += a * k[k3 + e];
     }
+    row[j] = s0;
+    row[j + 1] = s1;
+    row[j + 2] = s2;
+    row[j + 3] = s3;
+  }
+  for (; j <= last; j++) {
+    const kj = j * d + col;
+    let s = 0;
+    for (let e = 0; e < dh; e++) s += q[qi + e] * k[kj + e];
+    row[j] = s;
+  }
+}
+
+// z[qi + e] += p_j v_j[e] for j = 0 .. last in order, rounded to float32 after each add (as
+// the Float32Array z would store it), four columns at a time: query i's output of one head
+// (pi = its pattern row's offset, qi = i * d + col)
+export function weighRow(p, pi, v, d, col, dh, last, z, qi) {
+  const f = Math.fround;
+  let e = 0;
+  for (; e + 3 < dh; e += 4) {
+    let z0 = z[qi + e],
+      z1 = z[qi + e + 1],
+      z2 = z[qi + e + 2],
+      z3 = z[qi + e + 3];
+    for (let j = 0, vj = col + e; j <= last; j++, vj += d) {
+      const w = p[pi + j];
+      z0 = f(z0 + w * v[vj]);
+      z1 = f(z1 + w * v[vj + 1]);
+      z2 = f(z2 + w * v[vj + 2]);
+      z3 = f(z3 + w * v[vj + 3]);
+    }
+    z[qi + e] = z0;
+    z[qi + e + 1] = z1;
+    z[qi + e + 2] = z2;
+    z[qi + e + 3] = z3;
+  }
+  for (; e < dh; e++) {
+    let a = z[qi + e];
+    for (let j = 0, vj = col + e; j <= last; j++, vj += d) a = f(a + p[pi + j] * v[vj]);
+    z[qi + e] = a;
   }
 }

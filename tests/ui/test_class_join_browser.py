@@ -72,6 +72,12 @@ def test_a_new_class_opens_on_a_join_screen_the_back_row_reads(opened):
     address = teacher.locator("#class-join-address")
     assert address.inner_text().endswith("?join")
     assert teacher.evaluate(MEASURE, "#class-join-address")["glyphs"] >= 30
+    # opened on the serving machine (127.0.0.1), served on loopback only: the screen says
+    # no student can open that address, and how to open the class to the room
+    note = teacher.locator("#class-join-note")
+    note.wait_for(state="visible", timeout=WAIT)
+    assert "--host 0.0.0.0" in note.inner_text()
+    assert "--host 0.0.0.0" in teacher.locator("#class-link-note").inner_text()
     for box in (qr, teacher.locator("#class-join-code").bounding_box()):  # all on screen
         assert box["x"] >= 0 and box["y"] >= 0
         assert box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080
