@@ -285,22 +285,26 @@ export class Transformer {
 
   // One block on rows p .. n-1 of the residual stream x (in place).
   block(B, l, pass) {
-    const c = this.config,
-      d = c.d_model,
-      { n, p, tap } = pass,
-      { x, h, z, out, mid } = this.s,
-      m = n - p,
-      r = (a, w = d) => a.subarray(p * w, n * w);
     this.qkv(B, l, pass);
     this.attend(l, pass, true);
-    if (tap) tap(l, "z", this.s, n);
+    if (pass.tap) pass.tap(l, "z", this.s, pass.n);
+    this.rest(B, l, pass.p, pass.n, pass.tap, pass.n);
+  }
+
+  // The rest of block l on rows lo .. hi-1 (of n) once z holds the heads' outputs: z W_O^T
+  // into the residual stream x, then LayerNorm2 and the MLP into it (each row on its own)
+  rest(B, l, lo, hi, tap, n) {
+    const { d_model: d, d_ff: ff } = this.config,
+      { x, h, z, out, mid } = this.s,
+      m = hi - lo,
+      r = (a, w = d) => a.subarray(lo * w, hi * w);
     this.linear(r(z), m, d, B.W_O, d, null, r(out));
     if (tap) tap(l, "out", this.s, n);
     addInto(r(x), r(out), m * d);
     layerNorm(r(x), m, d, B.ln2w, B.ln2b, r(h));
-    this.linear(r(h), m, d, B.W_in, c.d_ff, B.b_in, r(mid, c.d_ff));
-    gelu(r(mid, c.d_ff), m * c.d_ff);
-    this.linear(r(mid, c.d_ff), m, c.d_ff, B.W_out, d, B.b_out, r(out));
+    this.linear(r(h), m, d, B.W_in, ff, B.b_in, r(mid, ff));
+    gelu(r(mid, ff), m * ff);
+    this.linear(r(mid, ff), m, ff, B.W_out, d, B.b_out, r(out));
     addInto(r(x), r(out), m * d);
     if (tap) tap(l, "post", this.s, n);
   }
@@ -309,32 +313,20 @@ export class Transformer {
   // pattern, then the block's output for row ``at`` alone (the same numbers as block():
   // each row is computed on its own, in the same order)
   lastBlock(B, l, pass, at) {
-    const { d_model: d, n_heads: H, d_ff: ff } = this.config,
+    const { d_model: d, n_heads: H } = this.config,
       dh = this.dHead,
       { n, causal, off, patterns, kv } = pass,
-      { x, h, z, out, mid } = this.s,
       v = kv ? kv.v[l] : this.s.v;
     this.qkv(B, l, pass);
     this.attend(l, pass, false);
     if (at == null) return;
-    const row = (a, width) => a.subarray(at * width, at * width + width);
     const last = causal ? at : n - 1;
     for (let hd = 0; hd < H; hd++) {
       if (off.has(l * H + hd)) continue;
       const pi = (l * H + hd) * n * n + at * n;
-      weighRow(patterns, pi, v, d, hd * dh, dh, last, z, at * d + hd * dh);
+      weighRow(patterns, pi, v, d, hd * dh, dh, last, this.s.z, at * d + hd * dh);
     }
-    const xa = row(x, d),
-      ha = row(h, d),
-      oa = row(out, d),
-      ma = row(mid, ff);
-    this.linear(row(z, d), 1, d, B.W_O, d, null, oa);
-    addInto(xa, oa, d);
-    layerNorm(xa, 1, d, B.ln2w, B.ln2b, ha);
-    this.linear(ha, 1, d, B.W_in, ff, B.b_in, ma);
-    gelu(ma, ff);
-    this.linear(ma, 1, ff, B.W_out, d, B.b_out, oa);
-    addInto(xa, oa, d);
+    this.rest(B, l, at, at + 1, null, n);
   }
 
   // room for the residual stream at every block's input, [layer, n, d_model]
