@@ -180,6 +180,17 @@ function fileSource() {
   };
 }
 
+// The promise `models` holds under `key`, made by make() the first time; a failed one is
+// forgotten, so that it may be tried again.
+function once(models, key, make) {
+  if (!models.has(key)) {
+    const made = make();
+    made.catch(() => models.delete(key));
+    models.set(key, made);
+  }
+  return models.get(key);
+}
+
 // A training snapshot of a zoo model (knobs.snapshot): loaded once into `models` (under its
 // file's key, snapshots/<name>/<file>), refused unless its config is the model's.
 function snapshotLoader(source, load, models, simd) {
@@ -188,19 +199,16 @@ function snapshotLoader(source, load, models, simd) {
       return Promise.reject(new Error("The browser has no training snapshot of that name."));
     }
     const key = `snapshots/${name}/${file}`;
-    if (!models.has(key)) {
+    return once(models, key, () => {
       const bytes = source.reader(key)(source.url(key, key));
-      const made = Promise.all([bytes, load(name)]).then(([b, final]) => {
+      return Promise.all([bytes, load(name)]).then(([b, final]) => {
         const m = new Transformer(parseSafetensors(b), { simd: simd() });
         if (JSON.stringify(m.config) !== JSON.stringify(final.config)) {
           throw new Error(`The training snapshot ${file} is not of ${name}.`);
         }
         return m;
       });
-      made.catch(() => models.delete(key));
-      models.set(key, made);
-    }
-    return models.get(key);
+    });
   };
 }
 
@@ -234,18 +242,17 @@ export function createEngine() {
     if (!MODEL.test(String(name))) {
       return Promise.reject(new Error("The browser has no model of that name."));
     }
-    if (!models.has(name)) {
+    return once(models, name, () => {
       const file = `${name}.safetensors`;
       const bytes = source.reader(file)(source.url(file, name));
       const made = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
       made.then(
         () => ready.add(name),
-        () => models.delete(name),
+        () => {},
       );
-      models.set(name, made);
       tok(); // a model is no use without the tokenizer: both load at once
-    }
-    return models.get(name);
+      return made;
+    });
   }
 
   // the knobs' model, or its training snapshot when they name one (knobs.snapshot)
