@@ -10,9 +10,8 @@
 //   makeChart() -> {element, draw(events, {steps, layers, heads, formedAt}), legend(...)}
 //   events: static/lab/train.js's ({step, loss_copy, loss_fresh, induction and
 //   previous_token [layer][head]}); steps: the run's planned steps (the x axis' end).
-import { CONFIG, el, theme } from "./page_config.js";
+import { CONFIG, el, svgEl as svg, theme } from "./page_config.js";
 
-const NS = "http://www.w3.org/2000/svg";
 // the drawing's width in its own units: its box's width in css px when drawn (so that its
 // words are 12 px on a phone as on a laptop), within these bounds
 const WIDTH = { least: 300, most: 760, before: 640 };
@@ -22,13 +21,6 @@ const LOWER_TOP = PANEL.top + PANEL.height + PANEL.gap;
 const H = LOWER_TOP + PANEL.height + 24;
 const WORDS = CONFIG.lab;
 const C = WORDS.colors[theme];
-
-function svg(tag, attrs = {}, text = null) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text != null) e.textContent = text;
-  return e;
-}
 
 // the heads' colours: the theme's (Okabe-Ito) but the two the losses use, the black (or
 // white) that is the text's and the grey that is chance's
@@ -64,10 +56,8 @@ function frame(g, s, steps, top) {
     [PANEL.top, "Loss: second copy, fresh tokens"],
     [LOWER_TOP, "Every head's score, by training step"],
   ]) {
-    g.append(svg("rect", { x: PANEL.left, y: y0, width: right - PANEL.left }));
-    g.lastChild.setAttribute("height", PANEL.height);
-    g.lastChild.setAttribute("fill", "none");
-    g.lastChild.setAttribute("stroke", C.grid);
+    const box = { x: PANEL.left, y: y0, width: right - PANEL.left, height: PANEL.height };
+    g.append(svg("rect", { ...box, fill: "none", stroke: C.grid }));
     g.append(label(PANEL.left, y0 - 6, title, "start"));
   }
   g.append(label(PANEL.left - 4, s.yLoss(0) + 4, "0"));

@@ -31,6 +31,18 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** A new SVG element: svgEl("line", {x1: 0, style: {stroke: "red"}}, "text"). attrs are
+    attributes (a `style` object sets style properties); text, if any, is its text. */
+export function svgEl(tag, attrs = {}, text = null) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "style") Object.assign(e.style, v);
+    else e.setAttribute(k, String(v));
+  }
+  if (text != null) e.textContent = text;
+  return e;
+}
+
 /** A message in plain words, with one warning sign in front (a message that starts with
     its own sign, as the empty sentence's ✏️, keeps it). */
 export function warning(message) {

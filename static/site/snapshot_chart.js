@@ -9,23 +9,14 @@
 //
 //   makeChart() -> {element, draw({snapshots [{tokens, train_loss}], current, prev [],
 //                   copy [] | null, baseline}) -> {prev, copy} (the points drawn)}
-const SVG = "http://www.w3.org/2000/svg";
+import { svgEl as svg } from "./page_config.js";
+
 const W = 640,
   LEFT = 52,
   RIGHT = 14;
 const UPPER = [16, 104]; // the loss panel's top and bottom
 const LOWER = [150, 262]; // the weights' panel
 const COPY_COLOR = "#d97706";
-
-function svg(tag, attrs = {}, text = null) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "style") Object.assign(e.style, v);
-    else e.setAttribute(k, String(v));
-  }
-  if (text != null) e.textContent = text;
-  return e;
-}
 
 function label(x, y, text, anchor = "end") {
   const style = { fill: "var(--muted)", fontSize: "15px" };
