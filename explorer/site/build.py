@@ -33,7 +33,7 @@ import logging
 import shutil
 from pathlib import Path
 
-from explorer.analysis.snapshots import FILE_RE
+from explorer.analysis.snapshots import FILE_RE, load_snapshots
 from explorer.models.tokenizer import Tokenizer
 from explorer.models.zoo import (
     CHECKPOINT_DIR,
@@ -111,49 +111,27 @@ def _copy_files(checkpoints: Path, zoo: Zoo, models: Path) -> dict[str, str]:
     return hashes
 
 
-def _snapshot_list(card: Path) -> list:
-    """The card's "snapshots" entries (a missing or unreadable card: none)."""
-    try:
-        entries = json.loads(card.read_text()).get("snapshots") or []
-    except (OSError, ValueError, AttributeError) as exc:
-        log.warning("no training snapshots in the static edition: %s (%s)", card.name, exc)
-        return []
-    return entries if isinstance(entries, list) else []
-
-
-def _snapshot_entry(entry) -> dict | None:
-    """{step, tokens, train_loss, file} of a card's entry, or None when it is not one."""
-    if not isinstance(entry, dict) or not FILE_RE.match(str(entry.get("file", ""))):
-        return None
-    try:
-        loss = entry.get("train_loss")
-        return {"step": int(entry["step"]), "tokens": int(entry["tokens"]),
-                "train_loss": None if loss is None else float(loss), "file": entry["file"]}
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
 def _copy_snapshots(checkpoints: Path, models: Path, name: str = DEFAULT_NAME
                     ) -> tuple[list[dict], dict[str, str]]:
-    """Copy ``name``'s training snapshots its card lists into models/snapshots/<name>/, each
-    checked against checkpoints/manifest.json as _copy_files checks a model; return their
-    entries by step and "snapshots/<name>/<file>" -> sha256. One that is not listed, hashes
-    otherwise or is past SNAPSHOT_LIMITS is skipped with a warning."""
+    """Copy the training snapshots of ``name`` that the app accepts
+    (explorer.analysis.snapshots.load_snapshots: listed in the card with a step and tokens,
+    a plain file name, in checkpoints/manifest.json with the sha256 of its bytes, the final
+    model's config) into models/snapshots/<name>/, each hashed again as written, as
+    _copy_files does a model; return their entries by step and "snapshots/<name>/<file>" ->
+    sha256. One refused, that hashes otherwise now or is past SNAPSHOT_LIMITS is skipped
+    with a warning (and one an older build left is removed)."""
+    snaps = load_snapshots(checkpoints, name)
     manifest = read_manifest(checkpoints)
     folder = models / "snapshots" / name  # made for the first snapshot copied
+    for file, why in snaps.unavailable:
+        log.warning("leaving snapshots/%s/%s out of the static edition: %s", name, file, why)
+        if FILE_RE.match(file):
+            (folder / file).unlink(missing_ok=True)
     total_limit, file_limit = SNAPSHOT_LIMITS
     entries, hashes, total = [], {}, 0
-    for raw in _snapshot_list(checkpoints / f"{name}.json"):
-        entry = _snapshot_entry(raw)
-        if entry is None:
-            log.warning("leaving a training snapshot out: its card entry is not one (%r)", raw)
-            continue
-        rel = f"snapshots/{name}/{entry['file']}"
-        try:
-            data = (checkpoints / rel).read_bytes()
-        except OSError as exc:
-            log.warning("leaving %s out of the static edition: %s", rel, exc)
-            continue
+    for snap in snaps.snapshots:  # by step
+        rel = f"snapshots/{name}/{snap.file}"
+        data = (checkpoints / rel).read_bytes()  # hashed as written: one read
         sha = hashlib.sha256(data).hexdigest()
         why = ("its sha256 differs from checkpoints/manifest.json's"
                if sha != manifest.get(rel) else
@@ -161,14 +139,15 @@ def _copy_snapshots(checkpoints: Path, models: Path, name: str = DEFAULT_NAME
                "the snapshots would pass 100 MB" if total + len(data) > total_limit else "")
         if why:
             log.warning("leaving %s out of the static edition: %s", rel, why)
-            (folder / entry["file"]).unlink(missing_ok=True)
+            (folder / snap.file).unlink(missing_ok=True)
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / entry["file"]).write_bytes(data)
+        (folder / snap.file).write_bytes(data)
         hashes[rel] = sha
         total += len(data)
-        entries.append(entry)
-    return sorted(entries, key=lambda e: e["step"]), hashes
+        entries.append({"step": snap.step, "tokens": snap.tokens,
+                        "train_loss": snap.train_loss, "file": snap.file})
+    return entries, hashes
 
 
 def _worker(out: Path, config: dict) -> str:

@@ -86,6 +86,8 @@ def test_a_damaged_snapshot_is_left_out(tmp_path, caplog):
     card = json.loads((CHECKPOINT_DIR / f"{DEFAULT_NAME}.json").read_text())
     (source / f"{DEFAULT_NAME}.json").write_text(json.dumps(card))
     (source / "manifest.json").write_bytes((CHECKPOINT_DIR / "manifest.json").read_bytes())
+    final = f"{DEFAULT_NAME}.safetensors"  # a snapshot's config is checked against it
+    (source / final).write_bytes((CHECKPOINT_DIR / final).read_bytes())
     files = [e["file"] for e in card["snapshots"]][:2]
     for i, f in enumerate(files):
         data = bytearray((CHECKPOINT_DIR / "snapshots" / DEFAULT_NAME / f).read_bytes())
