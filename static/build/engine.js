@@ -817,17 +817,22 @@
     }
     // One block on rows p .. n-1 of the residual stream x (in place).
     block(B, l, pass) {
-      const c = this.config, d = c.d_model, { n, p, tap } = pass, { x, h, z, out, mid } = this.s, m = n - p, r = (a, w = d) => a.subarray(p * w, n * w);
       this.qkv(B, l, pass);
       this.attend(l, pass, true);
-      if (tap) tap(l, "z", this.s, n);
+      if (pass.tap) pass.tap(l, "z", this.s, pass.n);
+      this.rest(B, l, pass.p, pass.n, pass.tap, pass.n);
+    }
+    // The rest of block l on rows lo .. hi-1 (of n) once z holds the heads' outputs: z W_O^T
+    // into the residual stream x, then LayerNorm2 and the MLP into it (each row on its own)
+    rest(B, l, lo, hi, tap, n) {
+      const { d_model: d, d_ff: ff } = this.config, { x, h, z, out, mid } = this.s, m = hi - lo, r = (a, w = d) => a.subarray(lo * w, hi * w);
       this.linear(r(z), m, d, B.W_O, d, null, r(out));
       if (tap) tap(l, "out", this.s, n);
       addInto(r(x), r(out), m * d);
       layerNorm(r(x), m, d, B.ln2w, B.ln2b, r(h));
-      this.linear(r(h), m, d, B.W_in, c.d_ff, B.b_in, r(mid, c.d_ff));
-      gelu(r(mid, c.d_ff), m * c.d_ff);
-      this.linear(r(mid, c.d_ff), m, c.d_ff, B.W_out, d, B.b_out, r(out));
+      this.linear(r(h), m, d, B.W_in, ff, B.b_in, r(mid, ff));
+      gelu(r(mid, ff), m * ff);
+      this.linear(r(mid, ff), m, ff, B.W_out, d, B.b_out, r(out));
       addInto(r(x), r(out), m * d);
       if (tap) tap(l, "post", this.s, n);
     }
@@ -835,25 +840,17 @@
     // pattern, then the block's output for row ``at`` alone (the same numbers as block():
     // each row is computed on its own, in the same order)
     lastBlock(B, l, pass, at) {
-      const { d_model: d, n_heads: H, d_ff: ff } = this.config, dh = this.dHead, { n, causal, off, patterns, kv } = pass, { x, h, z, out, mid } = this.s, v = kv ? kv.v[l] : this.s.v;
+      const { d_model: d, n_heads: H } = this.config, dh = this.dHead, { n, causal, off, patterns, kv } = pass, v = kv ? kv.v[l] : this.s.v;
       this.qkv(B, l, pass);
       this.attend(l, pass, false);
       if (at == null) return;
-      const row = (a, width) => a.subarray(at * width, at * width + width);
       const last = causal ? at : n - 1;
       for (let hd = 0; hd < H; hd++) {
         if (off.has(l * H + hd)) continue;
         const pi = (l * H + hd) * n * n + at * n;
-        weighRow(patterns, pi, v, d, hd * dh, dh, last, z, at * d + hd * dh);
+        weighRow(patterns, pi, v, d, hd * dh, dh, last, this.s.z, at * d + hd * dh);
       }
-      const xa = row(x, d), ha = row(h, d), oa = row(out, d), ma = row(mid, ff);
-      this.linear(row(z, d), 1, d, B.W_O, d, null, oa);
-      addInto(xa, oa, d);
-      layerNorm(xa, 1, d, B.ln2w, B.ln2b, ha);
-      this.linear(ha, 1, d, B.W_in, ff, B.b_in, ma);
-      gelu(ma, ff);
-      this.linear(ma, 1, ff, B.W_out, d, B.b_out, oa);
-      addInto(xa, oa, d);
+      this.rest(B, l, at, at + 1, null, n);
     }
     // room for the residual stream at every block's input, [layer, n, d_model]
     savedStream(n) {
@@ -1948,25 +1945,30 @@
       reader: (file) => (url) => verified(read, url, file, hashes[file])
     };
   }
+  function once(models, key, make) {
+    if (!models.has(key)) {
+      const made = make();
+      made.catch(() => models.delete(key));
+      models.set(key, made);
+    }
+    return models.get(key);
+  }
   function snapshotLoader(source, load2, models, simd) {
     return function loadSnapshot(name, file) {
       if (!SNAPSHOT.test(String(file))) {
         return Promise.reject(new Error("The browser has no training snapshot of that name."));
       }
       const key = `snapshots/${name}/${file}`;
-      if (!models.has(key)) {
+      return once(models, key, () => {
         const bytes = source.reader(key)(source.url(key, key));
-        const made = Promise.all([bytes, load2(name)]).then(([b, final]) => {
+        return Promise.all([bytes, load2(name)]).then(([b, final]) => {
           const m = new Transformer(parseSafetensors(b), { simd: simd() });
           if (JSON.stringify(m.config) !== JSON.stringify(final.config)) {
             throw new Error(`The training snapshot ${file} is not of ${name}.`);
           }
           return m;
         });
-        made.catch(() => models.delete(key));
-        models.set(key, made);
-      }
-      return models.get(key);
+      });
     };
   }
   function createEngine() {
@@ -1996,18 +1998,18 @@
       if (!MODEL.test(String(name))) {
         return Promise.reject(new Error("The browser has no model of that name."));
       }
-      if (!models.has(name)) {
+      return once(models, name, () => {
         const file = `${name}.safetensors`;
         const bytes = source.reader(file)(source.url(file, name));
         const made = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
         made.then(
           () => ready.add(name),
-          () => models.delete(name)
+          () => {
+          }
         );
-        models.set(name, made);
         tok();
-      }
-      return models.get(name);
+        return made;
+      });
     }
     const snapshot = snapshotLoader(source, load2, models, () => simd);
     const modelOf = (k) => k && k.snapshot != null ? snapshot(k.model, k.snapshot) : load2(k && k.model);

@@ -817,17 +817,22 @@
     }
     // One block on rows p .. n-1 of the residual stream x (in place).
     block(B, l, pass) {
-      const c = this.config, d = c.d_model, { n, p, tap } = pass, { x, h, z, out, mid } = this.s, m = n - p, r = (a, w = d) => a.subarray(p * w, n * w);
       this.qkv(B, l, pass);
       this.attend(l, pass, true);
-      if (tap) tap(l, "z", this.s, n);
+      if (pass.tap) pass.tap(l, "z", this.s, pass.n);
+      this.rest(B, l, pass.p, pass.n, pass.tap, pass.n);
+    }
+    // The rest of block l on rows lo .. hi-1 (of n) once z holds the heads' outputs: z W_O^T
+    // into the residual stream x, then LayerNorm2 and the MLP into it (each row on its own)
+    rest(B, l, lo, hi, tap, n) {
+      const { d_model: d, d_ff: ff } = this.config, { x, h, z, out, mid } = this.s, m = hi - lo, r = (a, w = d) => a.subarray(lo * w, hi * w);
       this.linear(r(z), m, d, B.W_O, d, null, r(out));
       if (tap) tap(l, "out", this.s, n);
       addInto(r(x), r(out), m * d);
       layerNorm(r(x), m, d, B.ln2w, B.ln2b, r(h));
-      this.linear(r(h), m, d, B.W_in, c.d_ff, B.b_in, r(mid, c.d_ff));
-      gelu(r(mid, c.d_ff), m * c.d_ff);
-      this.linear(r(mid, c.d_ff), m, c.d_ff, B.W_out, d, B.b_out, r(out));
+      this.linear(r(h), m, d, B.W_in, ff, B.b_in, r(mid, ff));
+      gelu(r(mid, ff), m * ff);
+      this.linear(r(mid, ff), m, ff, B.W_out, d, B.b_out, r(out));
       addInto(r(x), r(out), m * d);
       if (tap) tap(l, "post", this.s, n);
     }
@@ -835,25 +840,17 @@
     // pattern, then the block's output for row ``at`` alone (the same numbers as block():
     // each row is computed on its own, in the same order)
     lastBlock(B, l, pass, at) {
-      const { d_model: d, n_heads: H2, d_ff: ff } = this.config, dh = this.dHead, { n, causal, off, patterns, kv } = pass, { x, h, z, out, mid } = this.s, v = kv ? kv.v[l] : this.s.v;
+      const { d_model: d, n_heads: H2 } = this.config, dh = this.dHead, { n, causal, off, patterns, kv } = pass, v = kv ? kv.v[l] : this.s.v;
       this.qkv(B, l, pass);
       this.attend(l, pass, false);
       if (at == null) return;
-      const row = (a, width) => a.subarray(at * width, at * width + width);
       const last2 = causal ? at : n - 1;
       for (let hd = 0; hd < H2; hd++) {
         if (off.has(l * H2 + hd)) continue;
         const pi = (l * H2 + hd) * n * n + at * n;
-        weighRow(patterns, pi, v, d, hd * dh, dh, last2, z, at * d + hd * dh);
+        weighRow(patterns, pi, v, d, hd * dh, dh, last2, this.s.z, at * d + hd * dh);
       }
-      const xa = row(x, d), ha = row(h, d), oa = row(out, d), ma = row(mid, ff);
-      this.linear(row(z, d), 1, d, B.W_O, d, null, oa);
-      addInto(xa, oa, d);
-      layerNorm(xa, 1, d, B.ln2w, B.ln2b, ha);
-      this.linear(ha, 1, d, B.W_in, ff, B.b_in, ma);
-      gelu(ma, ff);
-      this.linear(ma, 1, ff, B.W_out, d, B.b_out, oa);
-      addInto(xa, oa, d);
+      this.rest(B, l, at, at + 1, null, n);
     }
     // room for the residual stream at every block's input, [layer, n, d_model]
     savedStream(n) {
@@ -1948,25 +1945,30 @@
       reader: (file) => (url) => verified(read, url, file, hashes[file])
     };
   }
+  function once(models, key, make8) {
+    if (!models.has(key)) {
+      const made2 = make8();
+      made2.catch(() => models.delete(key));
+      models.set(key, made2);
+    }
+    return models.get(key);
+  }
   function snapshotLoader(source, load3, models, simd) {
     return function loadSnapshot(name, file) {
       if (!SNAPSHOT.test(String(file))) {
         return Promise.reject(new Error("The browser has no training snapshot of that name."));
       }
       const key = `snapshots/${name}/${file}`;
-      if (!models.has(key)) {
+      return once(models, key, () => {
         const bytes = source.reader(key)(source.url(key, key));
-        const made2 = Promise.all([bytes, load3(name)]).then(([b, final]) => {
+        return Promise.all([bytes, load3(name)]).then(([b, final]) => {
           const m = new Transformer(parseSafetensors(b), { simd: simd() });
           if (JSON.stringify(m.config) !== JSON.stringify(final.config)) {
             throw new Error(`The training snapshot ${file} is not of ${name}.`);
           }
           return m;
         });
-        made2.catch(() => models.delete(key));
-        models.set(key, made2);
-      }
-      return models.get(key);
+      });
     };
   }
   function createEngine() {
@@ -1996,18 +1998,18 @@
       if (!MODEL.test(String(name))) {
         return Promise.reject(new Error("The browser has no model of that name."));
       }
-      if (!models.has(name)) {
+      return once(models, name, () => {
         const file = `${name}.safetensors`;
         const bytes = source.reader(file)(source.url(file, name));
         const made2 = bytes.then((b) => new Transformer(parseSafetensors(b), { simd }));
         made2.then(
           () => ready2.add(name),
-          () => models.delete(name)
+          () => {
+          }
         );
-        models.set(name, made2);
         tok();
-      }
-      return models.get(name);
+        return made2;
+      });
     }
     const snapshot2 = snapshotLoader(source, load3, models, () => simd);
     const modelOf = (k) => k && k.snapshot != null ? snapshot2(k.model, k.snapshot) : load3(k && k.model);
@@ -2891,6 +2893,15 @@
     e.append(...children.filter((c) => c != null));
     return e;
   }
+  function svgEl(tag, attrs = {}, text = null) {
+    const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "style") Object.assign(e.style, v);
+      else e.setAttribute(k, String(v));
+    }
+    if (text != null) e.textContent = text;
+    return e;
+  }
   function warning(message) {
     const m = String(message || "Something went wrong.").replace(/^⚠️\s*/, "");
     return /^(✏️|ℹ️|⏳)/u.test(m) ? m : "⚠️ " + m;
@@ -3496,7 +3507,6 @@
   }
 
   // static/site/fig_lab_chart.js
-  var NS = "http://www.w3.org/2000/svg";
   var WIDTH = { least: 300, most: 760, before: 640 };
   var W = WIDTH.before;
   var PANEL = { left: 44, right: 10, top: 22, height: 120, gap: 40 };
@@ -3504,12 +3514,6 @@
   var H = LOWER_TOP + PANEL.height + 24;
   var WORDS = CONFIG.lab;
   var C = WORDS.colors[theme];
-  function svg(tag, attrs = {}, text = null) {
-    const e = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    if (text != null) e.textContent = text;
-    return e;
-  }
   var HEAD_COLOURS = [3, 4, 5, 6].map((i) => C.heads[i]);
   function headColour(l, h, heads) {
     return HEAD_COLOURS[(l * heads + h) % HEAD_COLOURS.length];
@@ -3524,10 +3528,10 @@
     const attrs = { points: points2.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ") };
     Object.assign(attrs, { fill: "none", stroke: colour, "stroke-width": width });
     if (dash) attrs["stroke-dasharray"] = dash;
-    return svg("polyline", attrs);
+    return svgEl("polyline", attrs);
   }
   function label(x, y, text, anchor = "end", colour = C.font) {
-    return svg("text", { x, y, "text-anchor": anchor, fill: colour, "font-size": 12 }, text);
+    return svgEl("text", { x, y, "text-anchor": anchor, fill: colour, "font-size": 12 }, text);
   }
   function frame(g2, s, steps, top) {
     const right = W - PANEL.right;
@@ -3535,10 +3539,8 @@
       [PANEL.top, "Loss: second copy, fresh tokens"],
       [LOWER_TOP, "Every head's score, by training step"]
     ]) {
-      g2.append(svg("rect", { x: PANEL.left, y: y0, width: right - PANEL.left }));
-      g2.lastChild.setAttribute("height", PANEL.height);
-      g2.lastChild.setAttribute("fill", "none");
-      g2.lastChild.setAttribute("stroke", C.grid);
+      const box2 = { x: PANEL.left, y: y0, width: right - PANEL.left, height: PANEL.height };
+      g2.append(svgEl("rect", { ...box2, fill: "none", stroke: C.grid }));
       g2.append(label(PANEL.left, y0 - 6, title, "start"));
     }
     g2.append(label(PANEL.left - 4, s.yLoss(0) + 4, "0"));
@@ -3619,7 +3621,7 @@
     return items;
   }
   function makeChart() {
-    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "ae-lab-chart" });
+    const root = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "ae-lab-chart" });
     root.setAttribute("aria-label", "The run's losses and every head's scores, by step");
     const legend = el("ul", { className: "ae-lab-legend" });
     const element = el("div", { className: "ae-lab-chart-box", id: "lab-chart" }, legend);
@@ -3630,7 +3632,7 @@
       root.setAttribute("viewBox", `0 0 ${W} ${H}`);
       const top = Math.max(WORDS.chance * 1.15, ...events.map((e) => e.loss_copy || 0));
       const s = scales(steps, top);
-      const g2 = svg("g");
+      const g2 = svgEl("g");
       frame(g2, s, steps, top);
       if (events.length) curves(g2, s, events, layers, heads);
       if (formedAt != null) formedMark(g2, s, formedAt, steps);
@@ -4271,25 +4273,15 @@
   }
 
   // static/site/snapshot_chart.js
-  var SVG = "http://www.w3.org/2000/svg";
   var W2 = 640;
   var LEFT = 52;
   var RIGHT = 14;
   var UPPER = [16, 104];
   var LOWER = [150, 262];
   var COPY_COLOR = "#d97706";
-  function svg2(tag, attrs = {}, text = null) {
-    const e = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "style") Object.assign(e.style, v);
-      else e.setAttribute(k, String(v));
-    }
-    if (text != null) e.textContent = text;
-    return e;
-  }
   function label2(x, y, text, anchor = "end") {
     const style2 = { fill: "var(--muted)", fontSize: "15px" };
-    return svg2("text", { x, y, "text-anchor": anchor, style: style2 }, text);
+    return svgEl("text", { x, y, "text-anchor": anchor, style: style2 }, text);
   }
   function tokensLabel(v) {
     if (v >= 1e6) return v / 1e6 + "M";
@@ -4306,8 +4298,8 @@
   function axes(g2, { x, lo, hi }, lossRange) {
     const line2 = { stroke: "var(--line)", strokeWidth: "1" };
     for (const [top, bottom] of [UPPER, LOWER]) {
-      g2.append(svg2("line", { x1: LEFT, x2: W2 - RIGHT, y1: bottom, y2: bottom, style: line2 }));
-      g2.append(svg2("line", { x1: LEFT, x2: LEFT, y1: top, y2: bottom, style: line2 }));
+      g2.append(svgEl("line", { x1: LEFT, x2: W2 - RIGHT, y1: bottom, y2: bottom, style: line2 }));
+      g2.append(svgEl("line", { x1: LEFT, x2: LEFT, y1: top, y2: bottom, style: line2 }));
     }
     for (let p = Math.ceil(lo); p <= Math.floor(hi); p++) {
       g2.append(label2(x(10 ** p), LOWER[1] + 16, tokensLabel(10 ** p), "middle"));
@@ -4330,39 +4322,39 @@
     const style2 = { stroke: color, strokeWidth: "2.5", fill: "none" };
     if (dash) style2.strokeDasharray = dash;
     g2.append(
-      svg2("polyline", { points: points2.map((p) => p.slice(0, 2).join(",")).join(" "), style: style2 })
+      svgEl("polyline", { points: points2.map((p) => p.slice(0, 2).join(",")).join(" "), style: style2 })
     );
     for (const [x, y, i] of points2) {
       const r = i === upto ? 5.5 : 3.5;
-      g2.append(svg2("circle", { cx: x, cy: y, r, "data-curve": name, style: { fill: color } }));
+      g2.append(svgEl("circle", { cx: x, cy: y, r, "data-curve": name, style: { fill: color } }));
     }
     return points2.length;
   }
   function makeChart2() {
-    const element = svg2("svg", {
+    const element = svgEl("svg", {
       id: "snapshot-chart",
       viewBox: `0 0 ${W2} ${LOWER[1] + 46}`,
       role: "img",
       style: { width: "100%", maxWidth: W2 + "px", height: "auto", display: "block" }
     });
-    const title = svg2("title");
+    const title = svgEl("title");
     function draw4({ snapshots, current: current2, prev, copy, baseline }) {
       const scale = xScale(snapshots);
       const losses = snapshots.map((s) => s.train_loss).filter((v) => v != null);
       const lossRange = [Math.floor(Math.min(...losses, 0)), Math.ceil(Math.max(...losses, 1))];
-      const g2 = svg2("g");
+      const g2 = svgEl("g");
       axes(g2, scale, lossRange);
       const xs = snapshots.map((s) => scale.x(s.tokens));
       const yLoss = (v) => v == null ? null : UPPER[1] - (v - lossRange[0]) / (lossRange[1] - lossRange[0]) * 88;
       const yWeight = (v) => v == null ? null : LOWER[1] - v * (LOWER[1] - LOWER[0]);
       const here = { stroke: "var(--accent)", strokeWidth: "1.5", strokeDasharray: "2 3" };
       g2.append(
-        svg2("line", { x1: xs[current2], x2: xs[current2], y1: UPPER[0], y2: LOWER[1], style: here })
+        svgEl("line", { x1: xs[current2], x2: xs[current2], y1: UPPER[0], y2: LOWER[1], style: here })
       );
       const even = { stroke: "var(--muted)", strokeWidth: "1.5", strokeDasharray: "8 5" };
       const yb = yWeight(baseline);
       g2.append(
-        svg2("line", { x1: LEFT, x2: W2 - RIGHT, y1: yb, y2: yb, "data-curve": "even", style: even })
+        svgEl("line", { x1: LEFT, x2: W2 - RIGHT, y1: yb, y2: yb, "data-curve": "even", style: even })
       );
       curve(
         g2,
